@@ -1,0 +1,95 @@
+"""A heap of timed callbacks shared by the real and the virtual clock."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable
+
+Callback = Callable[[], object]
+
+
+class Handle:
+    """A scheduled callback; `cancel()` makes it never run."""
+
+    __slots__ = ("callback", "cancelled", "when")
+
+    def __init__(self, when: float, callback: Callback) -> None:
+        self.when = when
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class GameClock:
+    """Time as the game sees it. `tick(now)` runs everything due by `now`, in
+    time order (ties in scheduling order), so timed effects never depend on
+    how often the driver ticks."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self._heap: list[tuple[float, int, Handle]] = []
+        self._seq = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, callback: Callback) -> Handle:
+        h = Handle(max(when, self._now), callback)
+        heapq.heappush(self._heap, (h.when, next(self._seq), h))
+        return h
+
+    def call_later(self, delay: float, callback: Callback) -> Handle:
+        return self.call_at(self._now + max(0.0, delay), callback)
+
+    def next_time(self) -> float | None:
+        """When the next live callback is due, or None if nothing is scheduled."""
+        heap = self._heap
+        while heap and heap[0][2].cancelled:
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
+
+    def tick(self, now: float) -> int:
+        """Advance to `now` (never backwards), running due callbacks; returns how many ran."""
+        ran = 0
+        heap = self._heap
+        while heap and heap[0][0] <= now:
+            when, _, h = heapq.heappop(heap)
+            if h.cancelled:
+                continue
+            self._now = max(self._now, when)
+            h.callback()
+            ran += 1
+        self._now = max(self._now, now)
+        return ran
+
+    @property
+    def pending(self) -> int:
+        return sum(1 for _, _, h in self._heap if not h.cancelled)
+
+
+class VirtualClock(GameClock):
+    """Simulated time: `step()` jumps to the next event instead of waiting."""
+
+    def step(self) -> bool:
+        """Run the callbacks due at the next scheduled instant; False if none."""
+        t = self.next_time()
+        if t is None:
+            return False
+        self.tick(t)
+        return True
+
+    def run(self, until: float | None = None, max_steps: int = 10_000_000) -> None:
+        """Step until nothing is scheduled (or simulated time passes `until`)."""
+        for _ in range(max_steps):
+            t = self.next_time()
+            if t is None or (until is not None and t > until):
+                break
+            self.tick(t)
+        if until is not None:
+            self.tick(until)
+
+    def advance(self, seconds: float) -> None:
+        self.run(until=self._now + seconds)

@@ -1,0 +1,29 @@
+"""The pure rules engine: no UI, no I/O, no clock, no global random.
+
+Everything a front end needs is re-exported here.
+"""
+
+from .actions import Action, Fill, Flip, Play, Ready, Slap
+from .cards import Card, adjacent, card, full_deck
+from .errors import NotationError, Refusal, RefusalKind
+from .events import EndReason, Event, RoundEnd
+from .game import Game, replay
+from .notation import (
+    Record,
+    format_action,
+    format_position,
+    format_record,
+    parse_action,
+    parse_position,
+    parse_record,
+)
+from .options import Options, Variant
+from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
+
+__all__ = [
+    "PLAYERS", "SLOTS", "Action", "Card", "EndReason", "Event", "Fill", "Flip", "Game",
+    "NotationError", "Options", "Phase", "Play", "Player", "Position", "Ready", "Record",
+    "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot", "Variant", "adjacent",
+    "card", "format_action", "format_position", "format_record", "full_deck",
+    "parse_action", "parse_position", "parse_record", "replay",
+]

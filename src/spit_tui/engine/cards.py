@@ -1,0 +1,65 @@
+"""Cards, ranks and the one rule every play depends on: adjacency (R1, R2).
+
+Cards are interned: there are exactly 52 `Card` objects, so identity checks,
+hashing and the "every card exactly once" invariant stay cheap.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "shdc"
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+RANK_NAMES = {"T": "10"}
+
+
+class Card(NamedTuple):
+    """A playing card; `rank` is 0 (two) to 12 (ace), `suit` one of "shdc"."""
+
+    rank: int
+    suit: str
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self.rank] + self.suit
+
+    @property
+    def rank_label(self) -> str:
+        """The rank as a player reads it: "10", "J", "A"."""
+        ch = RANK_CHARS[self.rank]
+        return RANK_NAMES.get(ch, ch)
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in "hd"
+
+
+_CARDS: dict[str, Card] = {
+    r + s: Card(i, s) for i, r in enumerate(RANK_CHARS) for s in SUIT_CHARS
+}
+
+
+def full_deck() -> list[Card]:
+    """All 52 cards in a fixed order (the order a seeded shuffle starts from)."""
+    return [_CARDS[r + s] for s in SUIT_CHARS for r in RANK_CHARS]
+
+
+def card(text: str) -> Card:
+    """Parse one card such as "Th", "10h", "qs"; raises ValueError if it is not one."""
+    t = text.strip()
+    if t[:2] == "10":
+        t = "T" + t[2:]
+    if len(t) == 2:
+        found = _CARDS.get(t[0].upper() + t[1].lower())
+        if found is not None:
+            return found
+    raise ValueError(f"{text!r} is not a card (expected rank 2-9/T/J/Q/K/A and suit s/h/d/c)")
+
+
+def adjacent(a: Card, b: Card) -> bool:
+    """R2: one rank apart, wrapping A-2 and K-A; equal ranks never play."""
+    return (a.rank - b.rank) % 13 in (1, 12)
+
+
+def rank_of(c: Card) -> str:
+    return RANK_CHARS[c.rank]

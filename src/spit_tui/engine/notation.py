@@ -1,0 +1,281 @@
+"""Text notation for positions, actions and whole games (like FEN and PGN).
+
+Position, ten fields separated by single spaces:
+
+    phase round kind ready left-slots left-spit piles right-slots right-spit scores
+
+- phase: ``spit`` | ``play`` | ``slap`` | ``over:L`` | ``over:R`` (winner)
+- round: 1, 2, ...
+- kind: ``two`` (two spit piles) or ``one:L`` / ``one:R`` (single pile; who spits)
+- ready: ``-``, ``L``, ``R`` or ``LR``
+- slots: five stockpiles separated by ``/``; each is its face-down cards
+  bottom to top, then ``:`` and the face-up top card if there is one
+  (``4c9d:Kh``, ``:Kh``, ``4c9d`` with manual flip), or ``-`` when empty
+- spit: the spit cards bottom to top (the last one is turned next) or ``-``
+- piles: the spit piles separated by ``/``, bottom to top, ``-`` when empty
+- scores: ``left,right`` (points variant; ``0,0`` otherwise)
+
+Actions: ``L3a`` play left stockpile 3 onto pile a (``b`` is the right pile),
+``L2>4`` fill slot 4 from stockpile 2, ``L3^`` flip stockpile 3, ``L!`` ready
+("spit"), ``L*b`` slap pile b. ``R`` for the right player.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .actions import Action, Fill, Flip, Play, Ready, Slap
+from .cards import Card, card
+from .errors import NotationError
+from .options import Options, Variant
+from .position import SLOTS, Phase, Player, Position, Side, Slot
+
+FIELDS = (
+    "phase", "round", "kind", "ready", "left stockpiles", "left spit cards",
+    "spit piles", "right stockpiles", "right spit cards", "scores",
+)
+PILES = "ab"
+
+
+def _cards(cs: tuple[Card, ...]) -> str:
+    return "".join(map(str, cs)) or "-"
+
+
+def format_slot(s: Slot) -> str:
+    if not s.cards:
+        return "-"
+    if s.up:
+        return _cards(s.cards[:-1]).replace("-", "") + ":" + str(s.cards[-1])
+    return _cards(s.cards)
+
+
+def format_position(pos: Position) -> str:
+    phase = str(pos.phase)
+    if pos.phase is Phase.OVER and pos.winner is not None:
+        phase += ":" + pos.winner.letter
+    kind = "two" if pos.spitter is None else "one:" + pos.spitter.letter
+    ready = "".join(p.letter for p, s in zip(Player, pos.sides, strict=True) if s.ready) or "-"
+    parts = [phase, str(pos.round), kind, ready]
+    for i, side in enumerate(pos.sides):
+        slots = "/".join(format_slot(s) for s in side.slots)
+        if i == 0:
+            parts += [slots, _cards(side.spit), "/".join(_cards(p) for p in pos.piles)]
+        else:
+            parts += [slots, _cards(side.spit)]
+    parts.append(f"{pos.scores[0]},{pos.scores[1]}")
+    return " ".join(parts)
+
+
+def _parse_cards(text: str, field: str) -> tuple[Card, ...]:
+    if text == "-":
+        return ()
+    if len(text) % 2:
+        raise NotationError(f"{field}: {text!r} is not a run of two-character cards")
+    out = []
+    for i in range(0, len(text), 2):
+        try:
+            out.append(card(text[i : i + 2]))
+        except ValueError as e:
+            raise NotationError(f"{field}: {e}") from None
+    return tuple(out)
+
+
+def _parse_slot(text: str, field: str) -> Slot:
+    if text == "-":
+        return Slot()
+    if ":" in text:
+        down, _, up = text.partition(":")
+        cards = (_parse_cards(down, field) if down else ()) + _parse_cards(up, field)
+        if len(_parse_cards(up, field)) != 1:
+            raise NotationError(f"{field}: {text!r} must have exactly one card after ':'")
+        return Slot(cards, True)
+    return Slot(_parse_cards(text, field), False)
+
+
+def _parse_side(slots: str, spit: str, field: str, spit_field: str, ready: bool) -> Side:
+    parts = slots.split("/")
+    if len(parts) != SLOTS:
+        raise NotationError(f"{field}: expected {SLOTS} slots separated by '/', got {len(parts)}")
+    return Side(
+        slots=tuple(_parse_slot(p, f"{field} slot {i + 1}") for i, p in enumerate(parts)),
+        spit=_parse_cards(spit, spit_field),
+        ready=ready,
+    )
+
+
+def parse_position(text: str) -> Position:
+    """Parse a position; the error names the field that is wrong."""
+    f = text.split()
+    if len(f) != len(FIELDS):
+        raise NotationError(
+            f"a position has {len(FIELDS)} fields ({', '.join(FIELDS)}); got {len(f)}"
+        )
+    phase_s, _, win_s = f[0].partition(":")
+    try:
+        phase = Phase(phase_s)
+    except ValueError:
+        raise NotationError(f"phase: {f[0]!r} is not spit, play, slap or over:L/over:R") from None
+    winner = None
+    if phase is Phase.OVER:
+        if win_s not in ("L", "R"):
+            raise NotationError(f"phase: {f[0]!r} must name the winner (over:L or over:R)")
+        winner = Player("LR".index(win_s))
+    elif win_s:
+        raise NotationError(f"phase: only 'over' names a winner, got {f[0]!r}")
+    if not f[1].isdigit() or int(f[1]) < 1:
+        raise NotationError(f"round: {f[1]!r} is not a round number (1, 2, ...)")
+    if f[2] == "two":
+        spitter = None
+    elif f[2] in ("one:L", "one:R"):
+        spitter = Player("LR".index(f[2][-1]))
+    else:
+        raise NotationError(f"kind: {f[2]!r} is not two, one:L or one:R")
+    if f[3] not in ("-", "L", "R", "LR"):
+        raise NotationError(f"ready: {f[3]!r} is not -, L, R or LR")
+    left = _parse_side(f[4], f[5], FIELDS[4], FIELDS[5], "L" in f[3])
+    right = _parse_side(f[7], f[8], FIELDS[7], FIELDS[8], "R" in f[3])
+    piles = tuple(_parse_cards(p, f"{FIELDS[6]} {PILES[i]}") for i, p in enumerate(f[6].split("/")))
+    want = 2 if spitter is None else 1
+    if len(piles) != want:
+        raise NotationError(f"spit piles: kind {f[2]} needs {want} pile(s), got {len(piles)}")
+    m = re.fullmatch(r"(\d+),(\d+)", f[9])
+    if not m:
+        raise NotationError(f"scores: {f[9]!r} is not two numbers like 12,40")
+    pos = Position(
+        phase=phase,
+        round=int(f[1]),
+        sides=(left, right),
+        piles=piles,
+        spitter=spitter,
+        scores=(int(m[1]), int(m[2])),
+        winner=winner,
+    )
+    seen: set[Card] = set()
+    for c in pos.all_cards():
+        if c in seen:
+            raise NotationError(f"card {c} appears twice")
+        seen.add(c)
+    return pos
+
+
+# -- actions ------------------------------------------------------------------
+
+_ACTION = re.compile(r"([LR])(?:([1-5])([ab])|([1-5])>([1-5])|([1-5])\^|(!)|\*([ab]))")
+
+
+def format_action(a: Action) -> str:
+    who = a.player.letter
+    if isinstance(a, Play):
+        return f"{who}{a.slot + 1}{PILES[a.pile]}"
+    if isinstance(a, Fill):
+        return f"{who}{a.src + 1}>{a.dst + 1}"
+    if isinstance(a, Flip):
+        return f"{who}{a.slot + 1}^"
+    if isinstance(a, Ready):
+        return f"{who}!"
+    return f"{who}*{PILES[a.pile]}"
+
+
+def parse_action(text: str) -> Action:
+    m = _ACTION.fullmatch(text.strip())
+    if not m:
+        raise NotationError(
+            f"{text!r} is not an action (L3a play, L2>4 fill, L3^ flip, L! ready, L*b slap)"
+        )
+    p = Player("LR".index(m[1]))
+    if m[2]:
+        return Play(p, int(m[2]) - 1, PILES.index(m[3]))
+    if m[4]:
+        return Fill(p, int(m[4]) - 1, int(m[5]) - 1)
+    if m[6]:
+        return Flip(p, int(m[6]) - 1)
+    if m[7]:
+        return Ready(p)
+    return Slap(p, PILES.index(m[8]))
+
+
+# -- game records ---------------------------------------------------------------
+
+_TAG = re.compile(r'\[(\w+) "([^"]*)"\]')
+
+
+class Record:
+    """A game record: options, seed, optional start position and the action log."""
+
+    def __init__(
+        self,
+        *,
+        options: Options,
+        seed: int | None,
+        actions: list[Action],
+        start: Position | None = None,
+    ) -> None:
+        self.options = options
+        self.seed = seed
+        self.actions = actions
+        self.start = start
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (self.options, self.seed, self.actions, self.start) == (
+            other.options, other.seed, other.actions, other.start,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def format_record(rec: Record) -> str:
+    o = rec.options
+    lines = [
+        f'[Variant "{o.variant}"]',
+        f'[Target "{o.target}"]',
+        f'[ManualFlip "{"yes" if o.manual_flip else "no"}"]',
+        f'[Seed "{"" if rec.seed is None else rec.seed}"]',
+    ]
+    if rec.start is not None:
+        lines.append(f'[Position "{format_position(rec.start)}"]')
+    moves = [format_action(a) for a in rec.actions]
+    for i in range(0, len(moves), 16):
+        lines.append(" ".join(moves[i : i + 16]))
+    return "\n".join(lines) + "\n"
+
+
+def parse_record(text: str) -> Record:
+    tags: dict[str, str] = {}
+    actions: list[Action] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        if s.startswith("["):
+            m = _TAG.fullmatch(s)
+            if not m:
+                raise NotationError(f"line {n}: {s!r} is not a tag like [Seed \"1\"]")
+            tags[m[1]] = m[2]
+            continue
+        for tok in s.split():
+            try:
+                actions.append(parse_action(tok))
+            except NotationError as e:
+                raise NotationError(f"line {n}: {e}") from None
+    try:
+        variant = Variant(tags.get("Variant", "standard"))
+    except ValueError:
+        raise NotationError(f"Variant: {tags['Variant']!r} is not standard or points") from None
+    target_s = tags.get("Target", "100")
+    if not target_s.isdigit() or int(target_s) < 1:
+        raise NotationError(f"Target: {target_s!r} is not a positive number")
+    flip = tags.get("ManualFlip", "no")
+    if flip not in ("yes", "no"):
+        raise NotationError(f"ManualFlip: {flip!r} is not yes or no")
+    seed_s = tags.get("Seed", "")
+    if seed_s and not re.fullmatch(r"-?\d+", seed_s):
+        raise NotationError(f"Seed: {seed_s!r} is not a whole number")
+    start = parse_position(tags["Position"]) if "Position" in tags else None
+    return Record(
+        options=Options(variant=variant, target=int(target_s), manual_flip=flip == "yes"),
+        seed=int(seed_s) if seed_s else None,
+        actions=actions,
+        start=start,
+    )

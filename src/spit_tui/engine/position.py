@@ -1,0 +1,129 @@
+"""The whole state of a game at one instant, as plain immutable tuples.
+
+Every action builds a new `Position` by replacing only the parts it touched,
+so keeping the previous position (D5 needs it) costs nothing and a position
+can be shared with the UI without copying.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
+
+from .cards import Card
+
+SLOTS = 5
+
+
+class Player(IntEnum):
+    LEFT = 0
+    RIGHT = 1
+
+    @property
+    def letter(self) -> str:
+        return "LR"[self]
+
+    @property
+    def other(self) -> Player:
+        return Player(1 - self)
+
+    @property
+    def label(self) -> str:
+        return ("left", "right")[self]
+
+
+PLAYERS = (Player.LEFT, Player.RIGHT)
+
+
+class Phase(StrEnum):
+    SPIT = "spit"  # waiting for ready signals (round start, or stuck with spit cards left)
+    PLAY = "play"
+    SLAP = "slap"  # a two-pile round ended; waiting for the first slap (D8)
+    OVER = "over"
+
+
+class Slot(NamedTuple):
+    """One stockpile: `cards` bottom to top; `up` tells whether the top card is face up."""
+
+    cards: tuple[Card, ...] = ()
+    up: bool = False
+
+    @property
+    def face_up(self) -> Card | None:
+        """The card a player can see and move, if any."""
+        return self.cards[-1] if self.up else None
+
+    @property
+    def face_down(self) -> int:
+        return len(self.cards) - (1 if self.up else 0)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+EMPTY_SLOT = Slot()
+
+
+class Side(NamedTuple):
+    """One player's cards: five stockpile slots and his face-down spit cards (top = last)."""
+
+    slots: tuple[Slot, ...]
+    spit: tuple[Card, ...] = ()
+    ready: bool = False
+
+    @property
+    def stock_count(self) -> int:
+        return sum(len(s.cards) for s in self.slots)
+
+    @property
+    def total(self) -> int:
+        """Cards this player holds: stock plus spit cards (what R19 and R20 count)."""
+        return self.stock_count + len(self.spit)
+
+    @property
+    def cleared(self) -> bool:
+        """R14a: every stockpile played empty."""
+        return all(not s.cards for s in self.slots)
+
+
+class Position(NamedTuple):
+    """Everything the rules need; build with keywords and `_replace`.
+
+    `piles` has two entries (left pile "a", right pile "b") in a two-pile round
+    and one ("a") in a single-pile round; `spitter` is the player who spits in a
+    single-pile round and None in a two-pile round.
+    """
+
+    phase: Phase
+    round: int
+    sides: tuple[Side, Side]
+    piles: tuple[tuple[Card, ...], ...]
+    spitter: Player | None = None
+    scores: tuple[int, int] = (0, 0)
+    winner: Player | None = None
+
+    @property
+    def single_pile(self) -> bool:
+        return len(self.piles) == 1
+
+    def side(self, player: Player) -> Side:
+        return self.sides[player]
+
+    def pile_top(self, pile: int) -> Card | None:
+        p = self.piles[pile]
+        return p[-1] if p else None
+
+    def all_cards(self) -> list[Card]:
+        """Every card in the position, wherever it lies (the 52-card invariant)."""
+        out: list[Card] = []
+        for side in self.sides:
+            for slot in side.slots:
+                out.extend(slot.cards)
+            out.extend(side.spit)
+        for pile in self.piles:
+            out.extend(pile)
+        return out
+
+    def with_side(self, player: Player, side: Side) -> Position:
+        sides = (side, self.sides[1]) if player == 0 else (self.sides[0], side)
+        return self._replace(sides=sides)

@@ -1,0 +1,177 @@
+"""Round flow: stuck (D6), round end (R14), the slap (R15, D8), collecting and
+re-dealing (R16), the single-pile round (R17, R18, D9, D11), and who wins
+(R19, R20, D10). Dealing needs chance, so these functions take the Random."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import Card
+from .deal import deal_round, fresh_hands
+from .events import EndReason, RoundEnd
+from .options import Options, Variant
+from .position import PLAYERS, Phase, Player, Position, Side
+from .rules import any_can_act
+
+
+def is_stuck(pos: Position, opts: Options) -> bool:
+    """D6: the spit piles are going and nobody has a play, a flip or a fill."""
+    if pos.phase not in (Phase.PLAY, Phase.SPIT) or not any(pos.piles):
+        return False
+    return not any_can_act(pos, opts)
+
+
+def _stock(side: Side) -> list[Card]:
+    return [c for s in side.slots for c in s.cards]
+
+
+def settle(
+    pos: Position, actor: Player, opts: Options, rng: random.Random
+) -> tuple[Position, bool, RoundEnd | None]:
+    """After a card moved: end the round (R14), wait for a spit (R13), or play on.
+
+    Returns the new position, whether the players are now stuck, and the
+    round that ended, if one did.
+    """
+    if pos.sides[actor].cleared:
+        pos, end = end_round(pos, EndReason.CLEARED, actor, opts, rng)
+        return pos, False, end
+    if any_can_act(pos, opts):
+        if pos.phase is not Phase.PLAY:
+            pos = pos._replace(phase=Phase.PLAY)
+        return pos, False, None
+    if any(s.spit for s in pos.sides):
+        return pos._replace(phase=Phase.SPIT), True, None
+    reason = EndReason.DEADLOCK if pos.single_pile else EndReason.STUCK
+    pos, end = end_round(pos, reason, None, opts, rng)
+    return pos, True, end
+
+
+def end_round(
+    pos: Position,
+    reason: EndReason,
+    cleared_by: Player | None,
+    opts: Options,
+    rng: random.Random,
+) -> tuple[Position, RoundEnd]:
+    sizes = tuple(len(p) for p in pos.piles)
+    if opts.variant is Variant.POINTS:
+        return _end_points_round(pos, reason, cleared_by, sizes, rng, opts)
+    if not pos.single_pile:
+        # R15/D8: wait for the slap; nothing is collected until then.
+        end = RoundEnd(
+            round=pos.round,
+            reason=reason,
+            single_pile=False,
+            cleared_by=cleared_by,
+            took=(None, None),
+            pile_sizes=sizes,
+            held=(pos.sides[0].total, pos.sides[1].total),
+            round_points=(0, 0),
+            scores=pos.scores,
+        )
+        return pos._replace(phase=Phase.SLAP, sides=_unready(pos)), end
+    return _end_single_round(pos, reason, cleared_by, sizes, rng)
+
+
+def _unready(pos: Position) -> tuple[Side, Side]:
+    return (pos.sides[0]._replace(ready=False), pos.sides[1]._replace(ready=False))
+
+
+def _end_single_round(
+    pos: Position,
+    reason: EndReason,
+    cleared_by: Player | None,
+    sizes: tuple[int, ...],
+    rng: random.Random,
+) -> tuple[Position, RoundEnd]:
+    """R18 (someone cleared) or D9 (deadlock): who takes the centre pile."""
+    if cleared_by is not None:
+        taker = cleared_by.other
+    else:
+        left, right = (s.stock_count for s in pos.sides)
+        if left != right:
+            taker = Player.LEFT if left > right else Player.RIGHT
+        else:
+            assert pos.spitter is not None
+            taker = pos.spitter
+    hands: list[list[Card]] = [_stock(s) + list(s.spit) for s in pos.sides]
+    hands[taker] += list(pos.piles[0])
+    took: tuple[int | None, int | None] = (0, None) if taker == 0 else (None, 0)
+    return _next_round(pos, reason, cleared_by, took, sizes, hands, rng)
+
+
+def _next_round(
+    pos: Position,
+    reason: EndReason,
+    cleared_by: Player | None,
+    took: tuple[int | None, int | None],
+    sizes: tuple[int, ...],
+    hands: list[list[Card]],
+    rng: random.Random,
+) -> tuple[Position, RoundEnd]:
+    """R16/R19: a player left with no cards wins; otherwise shuffle and re-deal."""
+    held = (len(hands[0]), len(hands[1]))
+    end = RoundEnd(
+        round=pos.round,
+        reason=reason,
+        single_pile=pos.single_pile,
+        cleared_by=cleared_by,
+        took=took,
+        pile_sizes=sizes,
+        held=held,
+        round_points=(0, 0),
+        scores=pos.scores,
+    )
+    for p in PLAYERS:
+        if held[p] == 0:
+            return pos._replace(phase=Phase.OVER, winner=p, sides=_unready(pos)), end
+    for h in hands:
+        rng.shuffle(h)
+    new = deal_round((hands[0], hands[1]), round_no=pos.round + 1, scores=pos.scores)
+    return new, end
+
+
+def slap(pos: Position, player: Player, pile: int, rng: random.Random) -> tuple[Position, RoundEnd]:
+    """D8: the first slap settles it: the slapper takes that pile, the other the other."""
+    took: tuple[int | None, int | None] = (pile, 1 - pile) if player == 0 else (1 - pile, pile)
+    hands: list[list[Card]] = []
+    for p in PLAYERS:
+        side = pos.sides[p]
+        taken = took[p]
+        assert taken is not None
+        hands.append(list(pos.piles[taken]) + _stock(side) + list(side.spit))
+    sizes = tuple(len(p) for p in pos.piles)
+    cleared = next((p for p in PLAYERS if pos.sides[p].cleared), None)
+    reason = EndReason.CLEARED if cleared is not None else EndReason.STUCK
+    return _next_round(pos, reason, cleared, took, sizes, hands, rng)
+
+
+def _end_points_round(
+    pos: Position,
+    reason: EndReason,
+    cleared_by: Player | None,
+    sizes: tuple[int, ...],
+    rng: random.Random,
+    opts: Options,
+) -> tuple[Position, RoundEnd]:
+    """R20/D10: score the cards each still holds; end at the target unless tied lowest."""
+    pts = (pos.sides[0].total, pos.sides[1].total)
+    scores = (pos.scores[0] + pts[0], pos.scores[1] + pts[1])
+    end = RoundEnd(
+        round=pos.round,
+        reason=reason,
+        single_pile=pos.single_pile,
+        cleared_by=cleared_by,
+        took=(None, None),
+        pile_sizes=sizes,
+        held=pts,
+        round_points=pts,
+        scores=scores,
+    )
+    if max(scores) >= opts.target and scores[0] != scores[1]:
+        winner = Player.LEFT if scores[0] < scores[1] else Player.RIGHT
+        over = pos._replace(phase=Phase.OVER, winner=winner, scores=scores, sides=_unready(pos))
+        return over, end
+    new = deal_round(fresh_hands(rng), round_no=pos.round + 1, scores=scores)
+    return new, end

@@ -1,0 +1,269 @@
+"""Checking and applying one action at a time (R7-R10, D3-D5, D12, R15).
+
+`check` answers "may this happen here?" with a reason a player can read;
+`move` applies an action already checked. Neither looks at time or chance.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Fill, Flip, Play, Ready, Slap
+from .cards import Card, adjacent
+from .errors import RefusalKind
+from .options import Options
+from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
+
+PILE_NAMES = "ab"
+Problem = tuple[RefusalKind, str]
+
+
+def pile_name(pos: Position, pile: int) -> str:
+    if pos.single_pile:
+        return "the spit pile"
+    return ("the left", "the right")[pile] + " spit pile"
+
+
+def _phase_problem(pos: Position, wanted: Phase) -> Problem | None:
+    if pos.phase is wanted:
+        return None
+    if pos.phase is Phase.OVER:
+        return RefusalKind.WRONG_PHASE, "the game is over"
+    if pos.phase is Phase.SLAP:
+        return RefusalKind.WRONG_PHASE, "the round is over: slap a spit pile"
+    if pos.phase is Phase.SPIT:
+        return RefusalKind.WRONG_PHASE, "wait for the spit: both players press ready"
+    if wanted is Phase.SLAP:
+        return RefusalKind.WRONG_PHASE, "no slap now: the round is still on"
+    return RefusalKind.WRONG_PHASE, "not now"
+
+
+def _slot_problem(side: Side, slot: int, verb: str) -> Problem | None:
+    if not 0 <= slot < SLOTS:
+        return RefusalKind.ILLEGAL, f"there is no stockpile {slot + 1}"
+    s = side.slots[slot]
+    if not s.cards:
+        return RefusalKind.ILLEGAL, f"stockpile {slot + 1} is empty: nothing to {verb}"
+    if not s.up:
+        return RefusalKind.ILLEGAL, f"stockpile {slot + 1} is face down: flip it first"
+    return None
+
+
+def check_play(pos: Position, a: Play) -> Problem | None:
+    if (p := _phase_problem(pos, Phase.PLAY)) is not None:
+        return p
+    side = pos.sides[a.player]
+    if (p := _slot_problem(side, a.slot, "play")) is not None:
+        return p
+    if not 0 <= a.pile < len(pos.piles):
+        return RefusalKind.ILLEGAL, "there is only one spit pile this round"
+    top = pos.pile_top(a.pile)
+    c = side.slots[a.slot].cards[-1]
+    if top is None:
+        return RefusalKind.ILLEGAL, f"{pile_name(pos, a.pile)} is empty"
+    if not adjacent(c, top):
+        return RefusalKind.ILLEGAL, f"{c.rank_label} does not go on {top.rank_label}"
+    return None
+
+
+def check_fill(pos: Position, a: Fill) -> Problem | None:
+    if (p := _phase_problem(pos, Phase.PLAY)) is not None:
+        return p
+    side = pos.sides[a.player]
+    if not any(not s.cards for s in side.slots):
+        return RefusalKind.ILLEGAL, "no empty slot to fill"
+    if (p := _slot_problem(side, a.src, "move")) is not None:
+        return p
+    if not 0 <= a.dst < SLOTS or a.dst == a.src:
+        return RefusalKind.ILLEGAL, "a card must move into another, empty slot"
+    if side.slots[a.dst].cards:
+        return RefusalKind.ILLEGAL, f"slot {a.dst + 1} is not empty"
+    if len(side.slots[a.src].cards) < 2:
+        return RefusalKind.ILLEGAL, (
+            f"stockpile {a.src + 1} has one card: moving it changes nothing (D4)"
+        )
+    return None
+
+
+def check_flip(pos: Position, a: Flip, opts: Options) -> Problem | None:
+    if not opts.manual_flip:
+        return RefusalKind.ILLEGAL, "cards turn up by themselves in this game"
+    if (p := _phase_problem(pos, Phase.PLAY)) is not None:
+        return p
+    if not 0 <= a.slot < SLOTS:
+        return RefusalKind.ILLEGAL, f"there is no stockpile {a.slot + 1}"
+    s = pos.sides[a.player].slots[a.slot]
+    if not s.cards:
+        return RefusalKind.ILLEGAL, f"stockpile {a.slot + 1} is empty: nothing to flip"
+    if s.up:
+        return RefusalKind.ILLEGAL, f"stockpile {a.slot + 1} is already face up"
+    return None
+
+
+def spitters(pos: Position) -> tuple[Player, ...]:
+    """Who must say "spit" before the next spit happens (D12).
+
+    At the start of a round, both players (even the one with no spit cards);
+    when stuck, only the players who still have a spit card (D7).
+    """
+    if not any(pos.piles):
+        return PLAYERS
+    return tuple(p for p in PLAYERS if pos.sides[p].spit)
+
+
+def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
+    if pos.phase is Phase.PLAY:
+        who = [p.label for p in PLAYERS if can_act(pos, p, opts)]
+        return RefusalKind.ILLEGAL, (
+            f"there is still a play: spit refused ({' and '.join(who)} can play)"
+        )
+    if (p := _phase_problem(pos, Phase.SPIT)) is not None:
+        return p
+    side = pos.sides[a.player]
+    if a.player not in spitters(pos):
+        return RefusalKind.NOTICE, "you have no spit card: the other player spits alone"
+    if side.ready:
+        return RefusalKind.NOTICE, "already ready: waiting for the other player"
+    return None
+
+
+def check_slap(pos: Position, a: Slap) -> Problem | None:
+    if (p := _phase_problem(pos, Phase.SLAP)) is not None:
+        return p
+    if not 0 <= a.pile < len(pos.piles):
+        return RefusalKind.ILLEGAL, "there is no such spit pile"
+    return None
+
+
+def check(pos: Position, a: Action, opts: Options) -> Problem | None:
+    """The reason `a` may not happen in `pos`, or None if it may."""
+    if isinstance(a, Play):
+        return check_play(pos, a)
+    if isinstance(a, Fill):
+        return check_fill(pos, a)
+    if isinstance(a, Ready):
+        return check_ready(pos, a, opts)
+    if isinstance(a, Slap):
+        return check_slap(pos, a)
+    return check_flip(pos, a, opts)
+
+
+# -- what a player can do ----------------------------------------------------
+
+
+def plays(pos: Position, player: Player) -> list[Play]:
+    out: list[Play] = []
+    tops = [p[-1] if p else None for p in pos.piles]
+    for i, s in enumerate(pos.sides[player].slots):
+        if s.up:
+            c = s.cards[-1]
+            for j, t in enumerate(tops):
+                if t is not None and adjacent(c, t):
+                    out.append(Play(player, i, j))
+    return out
+
+
+def fills(pos: Position, player: Player) -> list[Fill]:
+    slots = pos.sides[player].slots
+    empty = [i for i, s in enumerate(slots) if not s.cards]
+    if not empty:
+        return []
+    return [
+        Fill(player, i, d)
+        for i, s in enumerate(slots)
+        if s.up and len(s.cards) > 1
+        for d in empty
+    ]
+
+
+def flips(pos: Position, player: Player, opts: Options) -> list[Flip]:
+    if not opts.manual_flip:
+        return []
+    return [Flip(player, i) for i, s in enumerate(pos.sides[player].slots) if s.cards and not s.up]
+
+
+def can_act(pos: Position, player: Player, opts: Options) -> bool:
+    """D6 for one player: a play, a flip or a useful fill exists."""
+    slots = pos.sides[player].slots
+    tops = [p[-1] for p in pos.piles if p]
+    has_empty = False
+    has_movable = False
+    for s in slots:
+        cards = s.cards
+        if not cards:
+            has_empty = True
+            continue
+        if not s.up:
+            if opts.manual_flip:
+                return True
+            continue
+        c = cards[-1]
+        for t in tops:
+            if (c.rank - t.rank) % 13 in (1, 12):
+                return True
+        if len(cards) > 1:
+            has_movable = True
+    return has_empty and has_movable
+
+
+def any_can_act(pos: Position, opts: Options) -> bool:
+    return can_act(pos, Player.LEFT, opts) or can_act(pos, Player.RIGHT, opts)
+
+
+# -- applying ----------------------------------------------------------------
+
+
+def _take_top(slot: Slot, opts: Options) -> tuple[Card, Slot, Card | None]:
+    """Lift the top card; D3 turns the next one up unless manual_flip."""
+    cards = slot.cards
+    c = cards[-1]
+    rest = cards[:-1]
+    if not rest:
+        return c, Slot(), None
+    if opts.manual_flip:
+        return c, Slot(rest, False), None
+    return c, Slot(rest, True), rest[-1]
+
+
+def _set_slots(side: Side, changes: dict[int, Slot]) -> Side:
+    slots = tuple(changes.get(i, s) for i, s in enumerate(side.slots))
+    return side._replace(slots=slots)
+
+
+def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Card | None]:
+    side = pos.sides[a.player]
+    c, rest, revealed = _take_top(side.slots[a.slot], opts)
+    piles = list(pos.piles)
+    piles[a.pile] = piles[a.pile] + (c,)
+    pos = pos.with_side(a.player, _set_slots(side, {a.slot: rest}))
+    return pos._replace(piles=tuple(piles)), c, revealed
+
+
+def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Card | None]:
+    side = pos.sides[a.player]
+    c, rest, revealed = _take_top(side.slots[a.src], opts)
+    side = _set_slots(side, {a.src: rest, a.dst: Slot((c,), True)})
+    return pos.with_side(a.player, side), c, revealed
+
+
+def move_flip(pos: Position, a: Flip) -> tuple[Position, Card]:
+    side = pos.sides[a.player]
+    s = side.slots[a.slot]
+    return pos.with_side(a.player, _set_slots(side, {a.slot: s._replace(up=True)})), s.cards[-1]
+
+
+def move_spit(pos: Position) -> tuple[Position, tuple[tuple[int, Card], ...]]:
+    """R6/R13/D2/D7: every player who must spit turns his top spit card onto his pile."""
+    piles = list(pos.piles)
+    sides = list(pos.sides)
+    spat: list[tuple[int, Card]] = []
+    for p in PLAYERS:
+        side = sides[p]
+        if side.spit:
+            target = 0 if pos.single_pile else int(p)
+            c = side.spit[-1]
+            piles[target] = piles[target] + (c,)
+            sides[p] = side._replace(spit=side.spit[:-1], ready=False)
+            spat.append((target, c))
+        else:
+            sides[p] = side._replace(ready=False)
+    new = pos._replace(piles=tuple(piles), sides=(sides[0], sides[1]), phase=Phase.PLAY)
+    return new, tuple(spat)
