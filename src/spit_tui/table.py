@@ -1,0 +1,293 @@
+"""The table: one arrival-ordered input path between players and the engine,
+plus everything timed around the rules (countdown, stuck banner, stale keys,
+messages, highlights), all scheduled on the game clock.
+
+Humans (key presses) and bots (scheduled actions) both come through
+`Table.submit`, so the order in which things reach `submit` is the order in
+which the engine applies them (D5). Every submission gets exactly one
+`Decision` in `decisions`, which is what the burst benchmark and the fairness
+tests read. Nothing here imports Textual: the app is a view of a Table.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from enum import StrEnum
+from typing import NamedTuple
+
+from spit_tui.clock import GameClock, Handle
+from spit_tui.engine import (
+    Action,
+    Event,
+    Fill,
+    Flip,
+    Game,
+    Phase,
+    Play,
+    Player,
+    Position,
+    Ready,
+    RefusalKind,
+    RoundEnd,
+    Slap,
+    format_action,
+)
+from spit_tui.players.keymap import Intent, Row
+
+COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
+STALE_S = 0.3  # D13: slap/ready keys this soon after their phase appears are ignored
+STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
+MESSAGE_S = 1.6  # how long a refusal stays beside the player
+HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
+LOG_LIMIT = 50_000
+
+
+class Outcome(StrEnum):
+    APPLIED = "applied"
+    ILLEGAL = "illegal"
+    LOST_RACE = "too late"
+    IGNORED = "ignored"  # stale key (D13), wrong phase, notice, countdown running
+
+
+class Decision(NamedTuple):
+    """What became of one submission: exactly one per key press or bot move."""
+
+    seq: int
+    time: float
+    player: Player
+    source: str  # "key" or "bot"
+    action: str  # notation of the action tried, "" if the key meant nothing now
+    outcome: Outcome
+    message: str
+
+
+class Message(NamedTuple):
+    text: str
+    kind: Outcome
+    until: float
+
+
+_REFUSAL_OUTCOME = {
+    RefusalKind.ILLEGAL: Outcome.ILLEGAL,
+    RefusalKind.LOST_RACE: Outcome.LOST_RACE,
+    RefusalKind.WRONG_PHASE: Outcome.IGNORED,
+    RefusalKind.NOTICE: Outcome.IGNORED,
+}
+
+
+class Table:
+    """A game in progress at a table: the Game, the clock, and what is on show."""
+
+    def __init__(
+        self,
+        game: Game,
+        clock: GameClock,
+        *,
+        countdown_s: float = COUNTDOWN_S,
+        stale_s: float = STALE_S,
+        stuck_delay_s: float = STUCK_DELAY_S,
+    ) -> None:
+        self.game = game
+        self.clock = clock
+        self.countdown_s = countdown_s
+        self.stale_s = stale_s
+        self.stuck_delay_s = stuck_delay_s
+        self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
+        self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
+        self.messages: dict[Player, Message | None] = {Player.LEFT: None, Player.RIGHT: None}
+        self.last_event: Event | None = None
+        self.highlight_until = 0.0
+        self.last_round: RoundEnd | None = None  # shown as the round summary
+        self.round_started_at = clock.now()
+        self.game_started_at = clock.now()
+        self.game_ended_at: float | None = None
+        self.countdown_ends: float | None = None
+        self._countdown: Handle | None = None
+        self._pending_ready: Player | None = None
+        self.phase_shown_at = clock.now()  # D13: when the current ready/slap phase appeared
+        self.stuck_shown = False  # the "no plays left: spit!" banner is up
+        self._seq = 0
+        self.listeners: list[Callable[[], None]] = []
+        self.event_listeners: list[Callable[[Event], None]] = []
+        self.decision_listeners: list[Callable[[Decision], None]] = []
+        self.paused = False
+
+    # -- what the view reads -------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    def message(self, player: Player) -> Message | None:
+        m = self.messages[player]
+        return m if m is not None and m.until > self.clock.now() else None
+
+    @property
+    def counting_down(self) -> bool:
+        return self.countdown_ends is not None
+
+    def countdown_left(self) -> float:
+        if self.countdown_ends is None:
+            return 0.0
+        return max(0.0, self.countdown_ends - self.clock.now())
+
+    def ready_flags(self) -> tuple[bool, bool]:
+        """Who has said "spit" (a ready whose spit is counting down counts)."""
+        sides = self.game.position.sides
+        flags = [sides[0].ready, sides[1].ready]
+        if self._pending_ready is not None:
+            flags[self._pending_ready] = True
+        return flags[0], flags[1]
+
+    # -- the one input path ----------------------------------------------------------
+
+    def submit_intent(self, intent: Intent, source: str = "key") -> Decision:
+        """A key press: give it its meaning in the current phase, then decide."""
+        action = self.interpret(intent)
+        if action is None:
+            return self._decide(intent.player, source, "", Outcome.IGNORED, self._idle_reason())
+        return self.submit(action, source)
+
+    def interpret(self, intent: Intent) -> Action | None:
+        pos = self.game.position
+        p = intent.player
+        phase = pos.phase
+        if phase is Phase.PLAY:
+            if intent.row is Row.FILL:
+                slots = pos.sides[p].slots
+                dst = next((i for i, s in enumerate(slots) if not s.cards), intent.slot)
+                return Fill(p, intent.slot, dst)
+            if intent.row is Row.FLIP:
+                return Flip(p, intent.slot)
+            pile = 0 if pos.single_pile or intent.row is Row.PILE_A else 1
+            return Play(p, intent.slot, pile)
+        if phase is Phase.SPIT:
+            return Ready(p)
+        if phase is Phase.SLAP and intent.row in (Row.PILE_A, Row.PILE_B):
+            return Slap(p, 0 if intent.row is Row.PILE_A else 1)
+        return None
+
+    def _idle_reason(self) -> str:
+        phase = self.game.position.phase
+        if phase is Phase.SLAP:
+            return "slap with the top row (pile A) or the middle row (pile B)"
+        if phase is Phase.OVER:
+            return "the game is over"
+        return "that key does nothing now"
+
+    def submit(self, action: Action, source: str = "key") -> Decision:
+        """Decide one action, in arrival order. Never raises for a player's mistake."""
+        p = action.player
+        text = format_action(action)
+        if self.paused:
+            return self._decide(p, source, text, Outcome.IGNORED, "paused")
+        now = self.clock.now()
+        if isinstance(action, Ready | Slap):
+            if self.countdown_ends is not None:
+                return self._decide(p, source, text, Outcome.IGNORED, "spit coming: get ready")
+            shown = self.phase_shown_at
+            pos = self.game.position
+            if pos.phase is Phase.SPIT and any(pos.piles) and not self.stuck_shown:
+                return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit call")
+            if now < shown + self.stale_s:
+                what = "slap" if isinstance(action, Slap) else "ready"
+                return self._decide(p, source, text, Outcome.IGNORED, f"too soon: {what} ignored")
+        elif self.countdown_ends is not None:
+            return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit")
+        problem = self.game.problem(action)
+        if problem is not None:
+            kind, reason = problem
+            return self._decide(p, source, text, _REFUSAL_OUTCOME[kind], reason)
+        if isinstance(action, Ready) and self.game.waiting_for() == (p,):
+            # The last ready: count down before the engine hears it, so no card
+            # can be played before the spit cards land.
+            self._pending_ready = p
+            self.countdown_ends = now + self.countdown_s
+            self._countdown = self.clock.call_later(self.countdown_s, self._spit)
+            return self._decide(p, source, text, Outcome.APPLIED, "")
+        event = self.game.apply(action)
+        self._after(event)
+        return self._decide(p, source, text, Outcome.APPLIED, "")
+
+    def _spit(self) -> None:
+        p = self._pending_ready
+        self._pending_ready = None
+        self.countdown_ends = None
+        self._countdown = None
+        if p is None:
+            return
+        event = self.game.apply(Ready(p))
+        self._after(event)
+        self._notify()
+
+    def _after(self, event: Event) -> None:
+        now = self.clock.now()
+        self.last_event = event
+        if event.card is not None:
+            self.highlight_until = now + HIGHLIGHT_S
+            self.clock.call_later(HIGHLIGHT_S, self._notify)
+        pos = event.position
+        if event.round_over is not None:
+            self.last_round = event.round_over
+        if pos.phase is not Phase.SPIT or event.stuck:
+            self.stuck_shown = False
+        if event.stuck and pos.phase is Phase.SPIT:
+            self.clock.call_later(self.stuck_delay_s, self._show_stuck)
+        if pos.phase is Phase.SLAP and event.round_over is not None:
+            self.phase_shown_at = now
+        if isinstance(event.action, Slap) or (
+            event.round_over is not None and pos.phase is Phase.SPIT
+        ):
+            self.phase_shown_at = now
+            self.round_started_at = now
+        if pos.phase is Phase.OVER and self.game_ended_at is None:
+            self.game_ended_at = now
+        for listener in self.event_listeners:
+            listener(event)
+
+    def _show_stuck(self) -> None:
+        pos = self.game.position
+        if pos.phase is Phase.SPIT and any(pos.piles):
+            self.stuck_shown = True
+            self.phase_shown_at = self.clock.now()
+            self._notify()
+
+    def _decide(self, p: Player, source: str, text: str, outcome: Outcome, why: str) -> Decision:
+        now = self.clock.now()
+        self._seq += 1
+        d = Decision(self._seq, now, p, source, text, outcome, why)
+        self.decisions.append(d)
+        self.counts[outcome] += 1
+        if outcome is not Outcome.APPLIED and why and source == "key":
+            self.messages[p] = Message(why, outcome, now + MESSAGE_S)
+            self.clock.call_later(MESSAGE_S, self._notify)
+        elif outcome is Outcome.APPLIED:
+            self.messages[p] = None
+        for listener in self.decision_listeners:
+            listener(d)
+        self._notify()
+        return d
+
+    def _notify(self) -> None:
+        for listener in self.listeners:
+            listener()
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    def new_game(self, game: Game) -> None:
+        """Start over at the same table (after a game ends)."""
+        if self._countdown is not None:
+            self._countdown.cancel()
+        self.game = game
+        self._pending_ready = None
+        self.countdown_ends = None
+        self._countdown = None
+        self.last_event = None
+        self.last_round = None
+        self.stuck_shown = False
+        now = self.clock.now()
+        self.phase_shown_at = self.round_started_at = self.game_started_at = now
+        self.game_ended_at = None
+        self.messages = {Player.LEFT: None, Player.RIGHT: None}
+        self._notify()
