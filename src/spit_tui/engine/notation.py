@@ -163,17 +163,22 @@ def parse_position(text: str) -> Position:
 _ACTION = re.compile(r"([LR])(?:([1-5])([ab])|([1-5])>([1-5])|([1-5])\^|(!)|\*([ab]))")
 
 
+def _pile_letter(pile: int) -> str:
+    """"a" or "b"; an out-of-range pile (refused, but still reported) shows as "?N"."""
+    return PILES[pile] if 0 <= pile < len(PILES) else f"?{pile}"
+
+
 def format_action(a: Action) -> str:
     who = a.player.letter
     if isinstance(a, Play):
-        return f"{who}{a.slot + 1}{PILES[a.pile]}"
+        return f"{who}{a.slot + 1}{_pile_letter(a.pile)}"
     if isinstance(a, Fill):
         return f"{who}{a.src + 1}>{a.dst + 1}"
     if isinstance(a, Flip):
         return f"{who}{a.slot + 1}^"
     if isinstance(a, Ready):
         return f"{who}!"
-    return f"{who}*{PILES[a.pile]}"
+    return f"{who}*{_pile_letter(a.pile)}"
 
 
 def parse_action(text: str) -> Action:
