@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import random
 from collections.abc import Callable
 
 Callback = Callable[[], object]
@@ -25,20 +26,27 @@ class Handle:
 
 class GameClock:
     """Time as the game sees it. `tick(now)` runs everything due by `now`, in
-    time order (ties in scheduling order), so timed effects never depend on
-    how often the driver ticks."""
+    time order, so timed effects never depend on how often the driver ticks.
 
-    def __init__(self, start: float = 0.0) -> None:
+    Callbacks due at the same instant run in scheduling order, unless the
+    clock was given `tiebreak`: then a seeded coin orders them, so that when
+    two bots act at the same simulated instant neither side is favoured by
+    having been scheduled first (issue 4). Without it nothing changes.
+    """
+
+    def __init__(self, start: float = 0.0, *, tiebreak: random.Random | None = None) -> None:
         self._now = start
-        self._heap: list[tuple[float, int, Handle]] = []
+        self._heap: list[tuple[float, float, int, Handle]] = []
         self._seq = itertools.count()
+        self._tiebreak = tiebreak
 
     def now(self) -> float:
         return self._now
 
     def call_at(self, when: float, callback: Callback) -> Handle:
         h = Handle(max(when, self._now), callback)
-        heapq.heappush(self._heap, (h.when, next(self._seq), h))
+        coin = self._tiebreak.random() if self._tiebreak is not None else 0.0
+        heapq.heappush(self._heap, (h.when, coin, next(self._seq), h))
         return h
 
     def call_later(self, delay: float, callback: Callback) -> Handle:
@@ -47,7 +55,7 @@ class GameClock:
     def next_time(self) -> float | None:
         """When the next live callback is due, or None if nothing is scheduled."""
         heap = self._heap
-        while heap and heap[0][2].cancelled:
+        while heap and heap[0][3].cancelled:
             heapq.heappop(heap)
         return heap[0][0] if heap else None
 
@@ -56,7 +64,7 @@ class GameClock:
         ran = 0
         heap = self._heap
         while heap and heap[0][0] <= now:
-            when, _, h = heapq.heappop(heap)
+            when, _, _, h = heapq.heappop(heap)
             if h.cancelled:
                 continue
             self._now = max(self._now, when)
@@ -67,7 +75,7 @@ class GameClock:
 
     @property
     def pending(self) -> int:
-        return sum(1 for _, _, h in self._heap if not h.cancelled)
+        return sum(1 for *_, h in self._heap if not h.cancelled)
 
 
 class VirtualClock(GameClock):

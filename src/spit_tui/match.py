@@ -1,0 +1,112 @@
+"""A headless bot match: a Game, a VirtualClock, a Table and two bots.
+
+This is the real table the app uses, run in simulated time: the bots make the
+same decisions they would make against the wall clock, only without waiting.
+Everything random is derived from the one match seed (the deal, each bot's
+hands and eyes, and the coin that orders moves made at the same simulated
+instant), so a match is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import Event, Game, Options, Play, Player
+from spit_tui.players.bot import Bot, Level, level_named
+from spit_tui.table import Decision, Outcome, Table
+
+ROUND_CAP = 1000  # harnesses stop a game here and report it, never score it
+
+
+class MatchResult(NamedTuple):
+    seed: int
+    winner: Player | None  # None: the round cap was reached
+    rounds: int
+    seconds: float  # simulated game length
+    plays: tuple[int, int]  # cards each side played onto the spit piles
+    lost_races: tuple[int, int]
+    capped: bool
+
+
+class Match:
+    """Two bots at one table on a virtual clock; `run()` plays it to the end."""
+
+    def __init__(
+        self,
+        left: Level | str,
+        right: Level | str,
+        *,
+        seed: int,
+        options: Options | None = None,
+        round_cap: int = ROUND_CAP,
+        keep_decisions: bool = False,
+    ) -> None:
+        self.seed = seed
+        self.round_cap = round_cap
+        master = random.Random(seed)
+        game_seed = master.getrandbits(64)
+        self.clock = VirtualClock(tiebreak=random.Random(master.getrandbits(64)))
+        self.game = Game(options=options or Options(), seed=game_seed)
+        self.table = Table(self.game, self.clock)
+        levels = [level_named(x) if isinstance(x, str) else x for x in (left, right)]
+        self.bots = tuple(
+            Bot(self.table, p, levels[p], rng=random.Random(master.getrandbits(64)))
+            for p in (Player.LEFT, Player.RIGHT)
+        )
+        self.plays = [0, 0]
+        self.lost = [0, 0]
+        self.decisions: list[Decision] | None = [] if keep_decisions else None
+        self.table.decision_listeners.append(self._count)
+        self.table.event_listeners.append(self._count_play)
+
+    def _count_play(self, event: Event) -> None:
+        if isinstance(event.action, Play):
+            self.plays[event.action.player] += 1
+
+    def _count(self, d: Decision) -> None:
+        if d.outcome is Outcome.LOST_RACE:
+            self.lost[d.player] += 1
+        if self.decisions is not None:
+            self.decisions.append(d)
+
+    def run(self) -> MatchResult:
+        for bot in self.bots:
+            bot.attach()
+        game = self.game
+        clock = self.clock
+        cap = self.round_cap
+        capped = False
+        while not game.over:
+            if game.position.round > cap:
+                capped = True
+                break
+            if not clock.step():
+                raise RuntimeError(
+                    f"match {self.seed} stalled: nothing scheduled at t={clock.now():.3f} "
+                    f"in round {game.position.round} ({game.position.phase})"
+                )
+        for bot in self.bots:
+            bot.detach()
+        end = self.table.game_ended_at if self.table.game_ended_at is not None else clock.now()
+        return MatchResult(
+            seed=self.seed,
+            winner=None if capped else game.position.winner,
+            rounds=game.position.round,
+            seconds=end - self.table.game_started_at,
+            plays=(self.plays[0], self.plays[1]),
+            lost_races=(self.lost[0], self.lost[1]),
+            capped=capped,
+        )
+
+
+def play_match(
+    left: Level | str,
+    right: Level | str,
+    *,
+    seed: int,
+    options: Options | None = None,
+    round_cap: int = ROUND_CAP,
+) -> MatchResult:
+    return Match(left, right, seed=seed, options=options, round_cap=round_cap).run()

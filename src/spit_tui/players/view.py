@@ -1,0 +1,181 @@
+"""What a person sitting at the table can see, and nothing more.
+
+The computer opponent decides from a `View`, never from a `Position`: the
+face-down cards of the stockpiles and the spit cards are reduced to counts,
+and a spit pile to its top card and its size. So a bot cannot cheat by
+construction, and a test can swap face-down cards and check that nothing the
+bot does changes.
+
+The view also carries what the table shows around the rules (the "no plays
+left: spit!" banner, the countdown, who has said "spit"), because a person
+reacts to those too.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from spit_tui.engine import (
+    SLOTS,
+    Action,
+    Card,
+    Fill,
+    Flip,
+    Phase,
+    Play,
+    Player,
+    Position,
+    Ready,
+    Slap,
+)
+
+
+class SideView(NamedTuple):
+    """One player's side as seen across the table."""
+
+    tops: tuple[Card | None, ...]  # the face-up top card of each slot, if any
+    sizes: tuple[int, ...]  # cards in each slot (face-down ones included)
+    spit: int  # face-down spit cards left
+    ready: bool  # has said "spit"
+
+    def down(self, slot: int) -> int:
+        """Face-down cards in `slot`: the ones a play or fill from it would uncover."""
+        return self.sizes[slot] - (self.tops[slot] is not None)
+
+    @property
+    def stock(self) -> int:
+        return sum(self.sizes)
+
+
+class View(NamedTuple):
+    """The table from `me`'s chair."""
+
+    me: Player
+    phase: Phase
+    round: int
+    sides: tuple[SideView, SideView]
+    pile_tops: tuple[Card | None, ...]  # one entry per spit pile in use
+    pile_sizes: tuple[int, ...]
+    single_pile: bool
+    manual_flip: bool = False
+    stuck_banner: bool = False  # "no plays left: spit!" is on show
+    counting_down: bool = False  # the spit is on its way
+
+    @property
+    def mine(self) -> SideView:
+        return self.sides[self.me]
+
+    @property
+    def theirs(self) -> SideView:
+        return self.sides[1 - self.me]
+
+
+def side_view(pos: Position, player: Player) -> SideView:
+    side = pos.sides[player]
+    tops = tuple(s.cards[-1] if s.up and s.cards else None for s in side.slots)
+    sizes = tuple(len(s.cards) for s in side.slots)
+    return SideView(tops, sizes, len(side.spit), side.ready)
+
+
+def view_of(
+    pos: Position,
+    me: Player,
+    *,
+    manual_flip: bool = False,
+    stuck_banner: bool = False,
+    counting_down: bool = False,
+    ready: tuple[bool, bool] | None = None,
+) -> View:
+    """Mask `pos` down to what `me` can see. `ready` overrides the ready flags
+    (the table counts a ready whose spit is counting down)."""
+    left, right = side_view(pos, Player.LEFT), side_view(pos, Player.RIGHT)
+    if ready is not None:
+        left = left._replace(ready=ready[0])
+        right = right._replace(ready=ready[1])
+    return View(
+        me=me,
+        phase=pos.phase,
+        round=pos.round,
+        sides=(left, right),
+        pile_tops=tuple(p[-1] if p else None for p in pos.piles),
+        pile_sizes=tuple(len(p) for p in pos.piles),
+        single_pile=len(pos.piles) == 1,
+        manual_flip=manual_flip,
+        stuck_banner=stuck_banner,
+        counting_down=counting_down,
+    )
+
+
+def _adjacent_rank(a: int, b: int) -> bool:
+    return (a - b) % 13 in (1, 12)
+
+
+def plays_for(view: View, player: Player | None = None) -> list[Play]:
+    """Plays `player` (default: me) could make, judged from what is visible."""
+    who = view.me if player is None else player
+    out: list[Play] = []
+    tops = view.sides[who].tops
+    for j, t in enumerate(view.pile_tops):
+        if t is None:
+            continue
+        for i, c in enumerate(tops):
+            if c is not None and _adjacent_rank(c.rank, t.rank):
+                out.append(Play(who, i, j))
+    return out
+
+
+def play_actions(view: View) -> list[Action]:
+    """Every play-phase action open to me: plays, useful fills (D4), flips."""
+    if view.phase is not Phase.PLAY or view.counting_down:
+        return []
+    me = view.me
+    mine = view.mine
+    out: list[Action] = list(plays_for(view))
+    empty = [i for i in range(SLOTS) if mine.sizes[i] == 0]
+    if empty:
+        dst = empty[0]  # the fill key always fills the leftmost gap; the place never matters
+        out.extend(
+            Fill(me, i, dst) for i in range(SLOTS) if mine.tops[i] is not None and mine.sizes[i] > 1
+        )
+    if view.manual_flip:
+        out.extend(Flip(me, i) for i in range(SLOTS) if mine.sizes[i] and mine.tops[i] is None)
+    return out
+
+
+def must_say_spit(view: View) -> bool:
+    """D12: whether the next spit waits for my "spit" (and I have not said it)."""
+    if view.phase is not Phase.SPIT or view.counting_down or view.mine.ready:
+        return False
+    if not any(view.pile_sizes):
+        return True  # round start: both say it, even a player with no spit card
+    return view.stuck_banner and view.mine.spit > 0
+
+
+def still_legal(view: View, action: Action) -> bool:
+    """Whether a planned action still makes sense on the table as it is now."""
+    if isinstance(action, Play):
+        if view.phase is not Phase.PLAY or view.counting_down:
+            return False
+        c = view.sides[action.player].tops[action.slot]
+        t = view.pile_tops[action.pile] if action.pile < len(view.pile_tops) else None
+        return c is not None and t is not None and _adjacent_rank(c.rank, t.rank)
+    if isinstance(action, Fill):
+        side = view.sides[action.player]
+        return (
+            view.phase is Phase.PLAY
+            and not view.counting_down
+            and side.sizes[action.dst] == 0
+            and side.tops[action.src] is not None
+            and side.sizes[action.src] > 1
+        )
+    if isinstance(action, Flip):
+        side = view.sides[action.player]
+        return (
+            view.phase is Phase.PLAY
+            and side.sizes[action.slot] > 0
+            and (side.tops[action.slot] is None)
+        )
+    if isinstance(action, Ready):
+        return must_say_spit(view)
+    assert isinstance(action, Slap)
+    return view.phase is Phase.SLAP
