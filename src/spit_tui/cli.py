@@ -1,8 +1,121 @@
-"""Command-line front door (placeholder until the app lands)."""
+"""Command-line front door: `spit-tui [options]` plays; `spit-tui sim ...` runs
+headless matches. Bad arguments get one line on stderr and exit status 2."""
 
 from __future__ import annotations
 
+import argparse
+import sys
+from typing import NoReturn
+
+from spit_tui import __version__
+
+PROG = "spit-tui"
+
+
+class UsageError(Exception):
+    """A bad command line: the message is the one line the player sees."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _target(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {n}")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="Spit (Speed, Slam) for two players sharing one keyboard.",
+        epilog=(
+            "Left player: keys 1-5, Q-T, A-G, Z-B. Right player: 6-0, Y-P, H-;, N-/. "
+            "F1 or Backspace: help. Ctrl+Q: quit. "
+            "'spit-tui sim --help' runs headless computer matches."
+        ),
+    )
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument(
+        "--variant",
+        choices=["standard", "points"],
+        default="standard",
+        help="standard: first to get rid of every card wins; points: lowest score wins",
+    )
+    p.add_argument("--target", type=_target, help="points variant: play to N points (100)")
+    p.add_argument("--seed", type=_seed, help="shuffle with this seed (repeatable games)")
+    p.add_argument(
+        "--manual-flip",
+        action="store_true",
+        help="turn up the card under a played card yourself (number row)",
+    )
+    p.add_argument(
+        "--position",
+        metavar="NOTATION",
+        help=(
+            "start from this position in the engine's notation (for bug reports "
+            "and tests), e.g. \"play 1 two - ...\""
+        ),
+    )
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message} (try {PROG} --help)", file=sys.stderr)
+    return 2
+
+
+def _sim(rest: list[str]) -> int:
+    try:
+        from spit_tui import sim  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return _fail("sim is not available")
+    result: int = sim.main(rest)
+    return result
+
 
 def main(argv: list[str] | None = None) -> int:
-    print("spit-tui: the game screen is not built yet; the rules engine is in spit_tui.engine")
+    args_in = sys.argv[1:] if argv is None else list(argv)
+    if args_in[:1] == ["sim"]:
+        return _sim(args_in[1:])
+    try:
+        args = build_parser().parse_args(args_in)
+    except UsageError as e:
+        return _fail(str(e).replace("argument ", ""))
+    except SystemExit as e:  # --help and --version
+        return int(e.code or 0)
+
+    from spit_tui.engine import NotationError, Options, Variant, parse_position
+
+    variant = Variant(args.variant)
+    if args.target is not None and variant is not Variant.POINTS:
+        return _fail("--target only applies to --variant points")
+    position = None
+    if args.position is not None:
+        try:
+            position = parse_position(args.position)
+        except NotationError as e:
+            return _fail(f"--position: {e}")
+    options = Options(
+        variant=variant,
+        target=args.target if args.target is not None else 100,
+        manual_flip=args.manual_flip,
+    )
+    from spit_tui.app import SpitApp
+
+    app = SpitApp(options=options, seed=args.seed, position=position)
+    app.run()
     return 0

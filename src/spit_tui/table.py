@@ -99,6 +99,7 @@ class Table:
         self.last_event: Event | None = None
         self.highlight_until = 0.0
         self.last_round: RoundEnd | None = None  # shown as the round summary
+        self.rounds: list[RoundEnd] = []  # every round finished this game (the scoreboard)
         self.round_started_at = clock.now()
         self.game_started_at = clock.now()
         self.game_ended_at: float | None = None
@@ -112,6 +113,7 @@ class Table:
         self.event_listeners: list[Callable[[Event], None]] = []
         self.decision_listeners: list[Callable[[Decision], None]] = []
         self.paused = False
+        self._sync_start()
 
     # -- what the view reads -------------------------------------------------------
 
@@ -230,6 +232,7 @@ class Table:
         pos = event.position
         if event.round_over is not None:
             self.last_round = event.round_over
+            self.rounds.append(event.round_over)
         if pos.phase is not Phase.SPIT or event.stuck:
             self.stuck_shown = False
         if event.stuck and pos.phase is Phase.SPIT:
@@ -285,9 +288,17 @@ class Table:
         self._countdown = None
         self.last_event = None
         self.last_round = None
+        self.rounds = []
         self.stuck_shown = False
         now = self.clock.now()
         self.phase_shown_at = self.round_started_at = self.game_started_at = now
         self.game_ended_at = None
         self.messages = {Player.LEFT: None, Player.RIGHT: None}
+        self._sync_start()
         self._notify()
+
+    def _sync_start(self) -> None:
+        """A game that starts from a given position may start stuck (spit phase with
+        cards on the piles): then the "no plays left" call is already showing."""
+        pos = self.game.position
+        self.stuck_shown = pos.phase is Phase.SPIT and any(pos.piles)

@@ -1,0 +1,208 @@
+"""SpitApp: a thin Textual view over a `Table`.
+
+Every game key takes one path, at the moment it reaches the app, in arrival
+order (D5): `on_event` -> `intent_for` -> `Table.submit_intent`. Game keys are
+never bindings, so no priority binding can overtake a key that arrived earlier
+(Textualize/textual#6605). Non-game keys (F1, Esc, Ctrl+C, Ctrl+Q, Enter) are
+ordinary bindings.
+
+Time: the app owns a `GameClock` driven by a Textual interval timer with
+`time.monotonic()`, minus the time spent paused (help, quit dialog, window too
+small), so a paused game's countdown and messages wait too. Tests pass their
+own `VirtualClock` and step it; then the app never ticks it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import events
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from spit_tui.app.help import HelpScreen
+from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
+from spit_tui.clock import GameClock, VirtualClock
+from spit_tui.engine import Game, Options, Phase, Position
+from spit_tui.players.keymap import intent_for
+from spit_tui.table import Table
+
+TICK_S = 1 / 60
+NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new game
+
+
+class SpitApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "spit-tui"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit_ask", "quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_ask", "quit", show=False, priority=True),
+        Binding("f1,backspace", "help", "help", show=False, priority=True),
+        Binding("enter", "new_game", "new game", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        options: Options | None = None,
+        seed: int | None = None,
+        position: Position | None = None,
+        table: Table | None = None,
+        clock: GameClock | None = None,
+        on_table: Callable[[Table], None] | None = None,
+    ) -> None:
+        """Start a game (or show `table`, if given).
+
+        `clock`/`table` are for tests and tools: a given clock is never ticked
+        by real time (step a VirtualClock yourself). `on_table` is called once
+        with the Table before the first frame: the seam for computer players,
+        which schedule on `table.clock` and call `table.submit(action, "bot")`.
+        """
+        super().__init__()
+        self.options = options or Options()
+        self.seed = seed
+        self._games = 0
+        self._t0 = time.monotonic()
+        self._paused_total = 0.0
+        self._paused_since: float | None = None
+        self._pause_reasons: set[str] = set()
+        if table is not None:
+            self.real_time = False
+            self.clock = table.clock
+            self.table = table
+            self.options = table.game.options
+        else:
+            self.real_time = clock is None
+            self.clock = clock if clock is not None else GameClock()
+            game = Game(options=self.options, seed=seed, position=position)
+            self.table = Table(game, self.clock)
+        self.game_screen = GameScreen(self.table)
+        self.table.listeners.append(self._on_change)
+        if on_table is not None:
+            on_table(self.table)
+
+    # -- time -------------------------------------------------------------------------
+
+    def real_now(self) -> float:
+        return time.monotonic() - self._t0
+
+    def game_now(self) -> float:
+        return self.real_now() - self._paused_total
+
+    def set_paused(self, reason: str, on: bool) -> None:
+        """Pause the game while anything covers the board; resume when nothing does."""
+        was = bool(self._pause_reasons)
+        if on:
+            self._pause_reasons.add(reason)
+        else:
+            self._pause_reasons.discard(reason)
+        now = bool(self._pause_reasons)
+        if now == was:
+            return
+        if now:
+            self.tick()  # run what was due before the pause
+            self._paused_since = self.real_now()
+        elif self._paused_since is not None:
+            self._paused_total += self.real_now() - self._paused_since
+            self._paused_since = None
+        self.table.paused = now
+
+    def tick(self) -> None:
+        """Drive the game clock (and a help page's clock) from real time."""
+        if self.real_time:
+            if not self._pause_reasons:
+                self.clock.tick(self.game_now())
+            help_table = getattr(self.screen, "table", None) if self.is_running else None
+            if isinstance(self.screen, HelpScreen) and help_table is not None:
+                help_table.clock.tick(self.real_now())
+        screen = self.screen if self.is_running else None
+        if isinstance(screen, GameScreen | HelpScreen):
+            screen.sync()
+
+    def make_help_table(self, position: Position) -> Table:
+        """A table for a help page's live position, on its own clock."""
+        clock = GameClock(self.real_now()) if self.real_time else VirtualClock()
+        return Table(Game(options=Options(), position=position), clock)
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.push_screen(self.game_screen)
+        if self.real_time:
+            self.set_interval(TICK_S, self.tick)
+        self._check_size()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        w, h = self.size
+        small = w < MIN_W or h < MIN_H
+        top = self.screen if self.screen_stack else None
+        if small and not isinstance(top, TooSmallScreen):
+            self.set_paused("small", True)
+            self.push_screen(TooSmallScreen())
+        elif not small and isinstance(top, TooSmallScreen):
+            self.pop_screen()
+            self.set_paused("small", False)
+
+    def _on_change(self) -> None:
+        if self.is_running and self.screen is self.game_screen:
+            self.game_screen.sync()
+
+    # -- the one path for game keys ---------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            table = getattr(self.screen, "game_table", None) if self.screen_stack else None
+            if table is not None:
+                intent = intent_for(event.key, event.character)
+                if intent is not None:
+                    if self.real_time:
+                        self.tick()  # timers due before this key run first
+                    table.submit_intent(intent)
+                    event.stop()
+                    event.prevent_default()
+                    return
+        await super().on_event(event)
+
+    # -- non-game keys ----------------------------------------------------------------
+
+    def action_help(self) -> None:
+        top = self.screen
+        if isinstance(top, HelpScreen):
+            top.dismiss()
+        elif isinstance(top, GameScreen):
+            self.push_screen(HelpScreen(self.make_help_table))
+
+    def action_quit_ask(self) -> None:
+        top = self.screen
+        if isinstance(top, QuitScreen):
+            top.dismiss(True)
+            return
+        if isinstance(top, TooSmallScreen):
+            if top.asked:
+                self.exit()
+            else:
+                top.asked = True
+                top.show()
+            return
+
+        def done(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit()
+
+        self.push_screen(QuitScreen(), done)
+
+    def action_new_game(self) -> None:
+        t = self.table
+        if self.screen is not self.game_screen or t.position.phase is not Phase.OVER:
+            return
+        if t.game_ended_at is not None and t.clock.now() < t.game_ended_at + NEW_GAME_GUARD_S:
+            return
+        self._games += 1
+        seed = None if self.seed is None else self.seed + self._games
+        t.new_game(Game(options=self.options, seed=seed))

@@ -1,0 +1,143 @@
+"""The phase banner: what the players should do now, in words, from the Table."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from spit_tui.app.board import TableView, clock_text, player_name
+from spit_tui.engine import PLAYERS, EndReason, Phase, Player, RoundEnd, Variant
+from spit_tui.table import Table
+
+BIG = Style(bold=True)
+GOOD = Style(color="green", bold=True)
+WAIT = Style(color="bright_black")
+
+
+def _ready_line(table: Table, who: tuple[Player, ...]) -> Text:
+    flags = table.ready_flags()
+    line = Text()
+    for p in PLAYERS:
+        if line:
+            line.append("     ")
+        line.append(player_name(p) + " ", BIG)
+        if p not in who:
+            line.append("has no spit card", WAIT)
+        elif flags[p]:
+            line.append("✓ ready", GOOD)
+        else:
+            line.append("… press any key", WAIT)
+    return line
+
+
+def _pile(i: int) -> str:
+    return "ab"[i]
+
+
+def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
+    """What the last round came to: who took which pile and what each holds now."""
+    points = table.game.options.variant is Variant.POINTS
+    first = Text(f"Round {end.round} over: ", BIG)
+    if end.cleared_by is not None:
+        first.append(f"{player_name(end.cleared_by)} cleared his stockpiles")
+    elif end.reason is EndReason.DEADLOCK or end.reason is EndReason.STUCK:
+        first.append("nobody could play and nobody had a spit card")
+    if points:
+        second = Text(
+            f"Points this round: LEFT {end.round_points[0]}, RIGHT {end.round_points[1]}"
+            f"  ·  totals {end.scores[0]} : {end.scores[1]}"
+        )
+        return [first, second]
+    parts = []
+    for p in PLAYERS:
+        took = end.took[p]
+        if took is None:
+            parts.append(f"{player_name(p)} took nothing")
+        elif end.single_pile:
+            parts.append(f"{player_name(p)} took the pile ({end.pile_sizes[took]})")
+        else:
+            parts.append(f"{player_name(p)} took pile {_pile(took)} ({end.pile_sizes[took]})")
+    second = Text(", ".join(parts) + f".  Now LEFT {end.held[0]} · RIGHT {end.held[1]} cards.")
+    return [first, second]
+
+
+def banner(table: Table) -> tuple[str, list[Text]]:
+    """The banner's CSS class and lines for the table's current state."""
+    pos = table.position
+    game = table.game
+    if pos.phase is Phase.OVER:
+        winner = pos.winner
+        first = Text("GAME OVER · ", BIG)
+        first.append(f"{player_name(winner) if winner is not None else 'nobody'} wins", GOOD)
+        end = table.game_ended_at or table.clock.now()
+        took = clock_text(end - table.game_started_at)
+        rounds = pos.round
+        detail = f"after {rounds} round{'s' if rounds != 1 else ''} in {took}"
+        if game.options.variant is Variant.POINTS:
+            detail += f"  ·  final score LEFT {pos.scores[0]} : RIGHT {pos.scores[1]}"
+        else:
+            detail += " (no cards left)"
+        keys = Text("Enter: new game  ·  Ctrl+Q: quit", WAIT)
+        return "over", [first, Text(detail), keys]
+    if table.counting_down:
+        left = table.countdown_left()
+        bar = "■" * max(1, round(left / max(table.countdown_s, 0.01) * 6))
+        return "countdown", [Text(f"Spit in {bar}", BIG), Text("get ready…", WAIT)]
+    if pos.phase is Phase.SLAP:
+        sizes = [len(p) for p in pos.piles]
+        return "slap", [
+            Text("SLAP!  Slap the smaller pile: the first slap takes it.", BIG),
+            Text(f"pile a: {sizes[0]} cards (top row)   ·   pile b: {sizes[1]} cards (middle row)"),
+            Text("The other player takes the other pile.", WAIT),
+        ]
+    if pos.phase is Phase.SPIT:
+        who = game.waiting_for() + tuple(p for p in PLAYERS if pos.sides[p].ready)
+        if not any(pos.piles):
+            lines: list[Text] = []
+            if table.last_round is not None:
+                lines += summary_lines(table.last_round, table)
+            else:
+                call = f"Round {pos.round}: both press any key of your half to spit"
+                lines.append(Text(call, BIG))
+            if pos.single_pile and pos.spitter is not None:
+                short = player_name(pos.spitter.other)
+                note = Text(f"Single pile: {short} has no spit cards; both rows play on it.")
+                lines.append(note)
+            lines.append(_ready_line(table, tuple(PLAYERS)))
+            return "spit", lines[-4:]
+        if table.stuck_shown:
+            return "spit", [
+                Text("No plays left: spit!", BIG),
+                Text("Press any key of your half.", WAIT),
+                _ready_line(table, tuple(sorted(set(who)))),
+            ]
+    if pos.single_pile:
+        hint = "Single pile: both rows play onto the centre pile."
+    else:
+        hint = "Top row plays on pile a, middle row on pile b, bottom row fills a gap."
+    return "play", [Text(f"Round {pos.round}: play!", BIG), Text(hint, WAIT)]
+
+
+class Banner(TableView):
+    """The phase banner (a few lines under the header)."""
+
+    def state(self) -> object:
+        t = self.table
+        cd = round(t.countdown_left() * 10) if t.counting_down else -1
+        return (t.position.phase, t.position.round, t.ready_flags(), t.stuck_shown, cd,
+                t.last_round, bool(any(t.position.piles)))
+
+    def sync(self) -> None:
+        s = self.state()
+        if s != self._state:
+            self._state = s
+            kind = banner(self.table)[0]
+            for k in ("over", "countdown", "slap", "spit", "play"):
+                self.set_class(k == kind, f"-{k}")
+            self.refresh()
+
+    def render(self) -> Text:
+        _, lines = banner(self.table)
+        for line in lines:
+            line.justify = "center"
+        return Text("\n", justify="center").join(lines)

@@ -1,0 +1,124 @@
+"""Help on F1: the key map and a walkthrough of the rules, one page per rule
+group, each with a live position played with the real keys. The game waits
+underneath (the app pauses it while this screen is up)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+from spit_tui.app.banner import Banner
+from spit_tui.app.board import TableView
+from spit_tui.app.screens import board_widgets
+from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
+from spit_tui.engine import Event, Position
+from spit_tui.table import Table
+
+TableFactory = Callable[[Position], Table]
+
+
+class HelpScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "back to the game", show=False),
+        Binding("right,pagedown,down", "page(1)", "next page", show=False),
+        Binding("left,pageup,up", "page(-1)", "previous page", show=False),
+        Binding("enter", "reset", "reset the position", show=False),
+    ]
+
+    def __init__(self, make_table: TableFactory, page: int = 0) -> None:
+        super().__init__(id="help")
+        self.make_table = make_table
+        self.page = page
+        self.table: Table | None = None
+        self.views: list[TableView] = []
+        self.feedback = ""
+
+    @property
+    def game_table(self) -> Table | None:
+        return self.table
+
+    def compose(self) -> ComposeResult:
+        placeholder = self._placeholder()
+        with Vertical(classes="frame"):
+            yield Static(id="help-title")
+            yield Static(id="help-text")
+            with Vertical(id="help-live"):
+                yield Banner(placeholder, id="help-banner")
+                yield from board_widgets(placeholder, prefix="help-")
+                yield Static(id="help-try")
+            yield Static(id="help-nav")
+
+    def _placeholder(self) -> Table:
+        first = next(p for p in PAGES if p.position)
+        pos = first.start()
+        assert pos is not None
+        return self.make_table(pos)
+
+    def on_mount(self) -> None:
+        self.views = list(self.query(TableView))
+        self.show_page()
+
+    def show_page(self) -> None:
+        page: Page = PAGES[self.page]
+        n = len(PAGES)
+        title = Text(f" Help {self.page + 1}/{n} · ", "dim")
+        title.append(page.title, "bold")
+        self.query_one("#help-title", Static).update(title)
+        body = key_map_text() if page.position is None else Text(page.text)
+        if page.position is None:
+            body = Text(page.text + "\n\n") + body
+        self.query_one("#help-text", Static).update(body)
+        live = self.query_one("#help-live", Vertical)
+        pos = page.start()
+        self.feedback = ""
+        if pos is None:
+            self.table = None
+            live.display = False
+        else:
+            self.table = table = self.make_table(pos)
+            table.listeners.append(self.sync)
+            table.event_listeners.append(self._on_event)
+            live.display = True
+            for v in self.views:
+                v.set_table(table)
+        self.query_one("#help-nav", Static).update(
+            Text.assemble(
+                ("← →", "bold"), " pages   ",
+                ("Enter", "bold"), " reset the position   ",
+                ("Esc", "bold"), " or ", ("F1", "bold"), " back to the game",
+                style="dim",
+            )
+        )
+        self.sync()
+
+    def _on_event(self, event: Event) -> None:
+        self.feedback = describe(event)
+
+    def sync(self) -> None:
+        if self.table is None:
+            return
+        for v in self.views:
+            v.sync()
+        page = PAGES[self.page]
+        line = Text("Try it: ", "bold")
+        line.append(page.try_it)
+        if self.feedback:
+            line = Text(self.feedback, "green bold")
+        self.query_one("#help-try", Static).update(line)
+
+    def action_page(self, step: int) -> None:
+        self.page = (self.page + step) % len(PAGES)
+        self.show_page()
+
+    def action_reset(self) -> None:
+        self.show_page()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,132 @@
+"""The game screen and the small screens around it: quit confirmation and
+"terminal too small". The help screen lives in help.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from spit_tui.app.banner import Banner
+from spit_tui.app.board import (
+    CentreView,
+    HeaderBar,
+    MessageView,
+    Scoreboard,
+    SideView,
+    TableView,
+)
+from spit_tui.engine import Player
+from spit_tui.table import Table
+
+if TYPE_CHECKING:
+    from spit_tui.app.app import SpitApp
+
+MIN_W, MIN_H = 80, 24
+
+
+def board_widgets(table: Table, prefix: str = "") -> ComposeResult:
+    """Both sides and the centre piles, then each player's message line."""
+    with Horizontal(classes="board"):
+        yield SideView(table, Player.LEFT, id=f"{prefix}side-left")
+        yield CentreView(table, id=f"{prefix}centre", classes="centre")
+        yield SideView(table, Player.RIGHT, id=f"{prefix}side-right")
+    with Horizontal(classes="messages"):
+        yield MessageView(table, Player.LEFT, id=f"{prefix}msg-left")
+        yield MessageView(table, Player.RIGHT, id=f"{prefix}msg-right")
+
+
+class GameScreen(Screen[None]):
+    """The board. Game keys never reach it: the app routes them to the table on
+    arrival; this screen only draws."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(id="game")
+        self.table = table
+        self.views: list[TableView] = []
+
+    @property
+    def game_table(self) -> Table | None:
+        return self.table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="frame"):
+            yield HeaderBar(self.table, id="header")
+            yield Banner(self.table, id="banner")
+            yield from board_widgets(self.table)
+            yield Scoreboard(self.table, id="scoreboard")
+
+    def on_mount(self) -> None:
+        self.views = list(self.query(TableView))
+        self.sync()
+
+    def sync(self) -> None:
+        for v in self.views:
+            v.sync()
+
+    def on_screen_resume(self) -> None:
+        self._app().set_paused("away", False)
+        self.sync()
+
+    def on_screen_suspend(self) -> None:
+        self._app().set_paused("away", True)
+
+    def _app(self) -> SpitApp:
+        from spit_tui.app.app import SpitApp
+
+        assert isinstance(self.app, SpitApp)
+        return self.app
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl+C / Ctrl+Q ask first: Enter or the same key again quits, Esc goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(False)", "back", show=False),
+        Binding("enter", "dismiss(True)", "quit", show=False),
+    ]
+    game_table: Table | None = None
+
+    def compose(self) -> ComposeResult:
+        text = Text.assemble(
+            ("Quit the game?\n\n", "bold"),
+            ("Enter", "bold"), " or ", ("Ctrl+Q", "bold"), " again: quit\n",
+            ("Esc", "bold"), ": back to the game (it is paused)",
+        )
+        yield Static(text, id="quit-box")
+
+
+class TooSmallScreen(Screen[None]):
+    """Shown while the terminal is smaller than the board; the game waits underneath."""
+
+    game_table: Table | None = None
+
+    def __init__(self) -> None:
+        super().__init__(id="too-small")
+        self.asked = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small-text")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def on_resize(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        w, h = self.app.size
+        text = Text(justify="center")
+        text.append("The terminal is too small for the board.\n\n", "bold")
+        text.append(f"It needs at least {MIN_W} x {MIN_H}; it is {w} x {h} now.\n")
+        text.append("Make the window bigger: the game is paused and will come back as it was.\n\n")
+        if self.asked:
+            text.append("Press Ctrl+Q again to quit.", "bold red")
+        else:
+            text.append("Ctrl+Q: quit", "dim")
+        self.query_one("#too-small-text", Static).update(text)

@@ -1,0 +1,147 @@
+"""The help screen's pages: the key map, then one short page per rule group,
+each with a small live position (in the engine's notation) where the reader
+tries the move with the real keys."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rich.style import Style
+from rich.text import Text
+
+from spit_tui.app.cards import card_face
+from spit_tui.engine import Event, Fill, Flip, Play, Position, Ready, Slap, parse_position
+from spit_tui.players.keymap import KEY_ROWS, Row, label
+
+
+class Page(NamedTuple):
+    title: str
+    text: str
+    position: str | None = None  # engine notation; None: a page without a live board
+    try_it: str = ""
+
+    def start(self) -> Position | None:
+        return parse_position(self.position) if self.position else None
+
+
+_ROW_NAMES = {
+    Row.FLIP: "flip (manual flip only)",
+    Row.PILE_A: "play on pile a / slap a",
+    Row.PILE_B: "play on pile b / slap b",
+    Row.FILL: "fill a gap",
+}
+
+
+def key_map_text() -> Text:
+    """The keyboard picture, drawn from the one key table."""
+    out = Text()
+    out.append(f"{'':26}{'LEFT player':<20}RIGHT player\n", Style(bold=True))
+    for row in (Row.FLIP, Row.PILE_A, Row.PILE_B, Row.FILL):
+        out.append(f"{_ROW_NAMES[row]:<26}", Style(dim=True))
+        for chars in (KEY_ROWS[p][row] for p in KEY_ROWS):
+            out.append(" ".join(label(c) for c in chars), Style(color="cyan", bold=True))
+            out.append(" " * 11)
+        out.append("\n")
+    out.append(f"{'stockpile':<26}1 2 3 4 5{' ' * 11}1 2 3 4 5\n\n", Style(dim=True))
+    out.append(
+        "The key under a stockpile acts on it. In a \"press spit\" phase any key of your\n"
+        "half means ready. Caps Lock does not matter. Not game keys:\n"
+    )
+    out.append("  F1 or Backspace", Style(bold=True))
+    out.append(" help   ")
+    out.append("Esc", Style(bold=True))
+    out.append(" close   ")
+    out.append("Ctrl+Q / Ctrl+C", Style(bold=True))
+    out.append(" quit   ")
+    out.append("Enter", Style(bold=True))
+    out.append(" new game")
+    return out
+
+
+PAGES: tuple[Page, ...] = (
+    Page(
+        "The keys",
+        "Left player: left half of the keyboard. Right player: right half.",
+    ),
+    Page(
+        "Playing a card  (R2, R7, R8)",
+        "A card goes on a spit pile one rank above or below its top card; ranks wrap,\n"
+        "so an Ace sits next to both King and 2. There are no turns. The top key row\n"
+        "plays a stockpile's card onto pile a, the middle row onto pile b, and the\n"
+        "card beneath turns up by itself.",
+        "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0",
+        "LEFT: Q plays 7♥ on 8♠, S K♠ on A♣.  RIGHT: Y plays 9♥, K 2♣ on A♣.",
+    ),
+    Page(
+        "Filling a gap  (R9, R10, D4)",
+        "When a stockpile is empty, the bottom key row moves that stockpile's top card\n"
+        "into the leftmost empty slot, and the card beneath turns up. Moving a lone\n"
+        "card changes nothing, so it is refused. Never more than five stockpiles.",
+        "play 1 two - :3h/4c5c:Jd/-/:Ks/7d:8d 9h 2s/9s :Qh/:Qc/-/Ah2h:3c/:7c Th 0,0",
+        "LEFT: X moves J♦ into the gap; Z (a lone 3♥) is refused. RIGHT: .",
+    ),
+    Page(
+        "Spit!  (R6, R13, D6, D7, D12)",
+        "When nobody can play, the game calls \"No plays left: spit!\". Each player\n"
+        "presses any key of his half; when everyone with a spit card is ready, each\n"
+        "turns one onto the pile on his side. A round starts the same way. A player\n"
+        "with no spit card left just watches while the other spits alone.",
+        "spit 1 two - :Ks/-/-/-/:Kh 5hQh 9s/9d :Kc/-/-/-/:Kd 3cAs 0,0",
+        "Both press any key of your half. Then K♠ fits on Q♥, K♣ on A♠.",
+    ),
+    Page(
+        "First touch wins  (R11, D5)",
+        "Keys are applied in the order they arrive. If the other player's card landed\n"
+        "first and yours no longer fits, nothing moves and you are told \"too late\".\n"
+        "There is no penalty for that, or for a wrong key.",
+        "play 1 two - :7h/4c:Kc/-/-/- TcTd 8s/3c :9d/5s:Kd/-/-/- 2h2d 0,0",
+        "Both press the top row at once: LEFT Q (7♥), RIGHT Y (9♦).",
+    ),
+    Page(
+        "The slap  (R14, R15, D8, D13)",
+        "A round ends when a player clears his stockpiles, or nobody can play and\n"
+        "nobody has a spit card. Then both slap a pile, aiming for the smaller one:\n"
+        "the first slap takes the pile slapped, the other player gets the other pile.\n"
+        "Top row slaps pile a, middle row pile b. A slap in the first 0.3 s is ignored.",
+        "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0",
+        "Slap pile a (3 cards): LEFT Q, RIGHT Y. Pile b: LEFT A, RIGHT H.",
+    ),
+    Page(
+        "One pile  (R16, R17, R18, D9, D11)",
+        "The cards you take are shuffled into a new round. A player with 15 cards or\n"
+        "fewer has no spit cards: then only one pile is used, in the centre, and both\n"
+        "key rows play onto it. The first to clear his stockpiles takes nothing; the\n"
+        "other player takes the pile.",
+        "play 3 one:R - :7h/:6c/:Qs/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
+        "LEFT: Q or A plays 7♥ (either row), then W or S plays 6♣.",
+    ),
+    Page(
+        "Winning  (R19, R20, D10)",
+        "Standard game: get rid of all your cards. You win by clearing your stockpiles\n"
+        "in a one-pile round with no spit cards left. Points game (--variant points):\n"
+        "each round is a fresh deal, every card you still hold at its end is a point;\n"
+        "when someone reaches the target (100) the lowest score wins.",
+        "play 4 one:R - :7h/:6c/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
+        "LEFT: Q then W: play your last two cards and win the game.",
+    ),
+)
+
+
+def describe(event: Event) -> str:
+    """One line about what just happened, for the help page's feedback."""
+    a = event.action
+    who = a.player.label.upper()
+    if isinstance(a, Play) and event.card is not None:
+        where = "the pile" if event.position.single_pile else f"pile {'ab'[a.pile]}"
+        return f"✓ {who} played {card_face(event.card).plain} on {where}"
+    if isinstance(a, Fill) and event.card is not None:
+        return f"✓ {who} moved {card_face(event.card).plain} into slot {a.dst + 1}"
+    if isinstance(a, Flip):
+        return f"✓ {who} turned up stockpile {a.slot + 1}"
+    if isinstance(a, Ready):
+        if event.spat:
+            return "✓ spit! " + ", ".join(card_face(c).plain for _, c in event.spat)
+        return f"✓ {who} is ready"
+    if isinstance(a, Slap):
+        return f"✓ {who} slapped pile {'ab'[a.pile]} first"
+    return "✓ done"
