@@ -1,0 +1,42 @@
+"""Small helpers for the bot tests: tables on a virtual clock, positions from notation."""
+
+from __future__ import annotations
+
+import random
+
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import Game, Options, Player, Position, parse_position
+from spit_tui.players.bot import Bot, Level
+from spit_tui.table import Decision, Table
+
+L, R = Player.LEFT, Player.RIGHT
+
+
+def table_at(text: str | Position, options: Options | None = None) -> Table:
+    pos = parse_position(text) if isinstance(text, str) else text
+    return Table(Game(position=pos, options=options or Options(), seed=0), VirtualClock())
+
+
+def vclock(table: Table) -> VirtualClock:
+    clock = table.clock
+    assert isinstance(clock, VirtualClock)
+    return clock
+
+
+def seat(table: Table, player: Player, level: Level | str, seed: int = 1) -> Bot:
+    bot = Bot(table, player, level, rng=random.Random(seed))
+    bot.attach()
+    return bot
+
+
+def run_until_decision(table: Table, *, source: str = "bot", limit: float = 30.0) -> Decision:
+    """Step the clock until the next decision from `source`; fail after `limit` seconds."""
+    clock = vclock(table)
+    seen = len(table.decisions)
+    while clock.now() < limit:
+        if not clock.step():
+            break
+        new = [d for d in list(table.decisions)[seen:] if d.source == source]
+        if new:
+            return new[0]
+    raise AssertionError(f"no {source} decision within {limit} s")
