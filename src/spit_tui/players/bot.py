@@ -46,7 +46,7 @@ from .policy import (
     RandomPolicy,
     SmartPolicy,
 )
-from .view import View, must_say_spit, play_actions, still_legal, view_of
+from .view import View, ViewCache, must_say_spit, play_actions, still_legal, view_of
 
 MOTOR_S = 0.12  # the last part of a reach that can no longer be called off
 RETRY_S = 0.05  # a ready/slap the table ignored is tried again after this much more
@@ -140,6 +140,7 @@ class Bot:
         self._verdicts: dict[tuple[object, ...], float] = {}  # missed action -> look again at
         self._last_card: Card | None = None  # the card this bot last played
         self.attached = False
+        self._views = ViewCache()
 
     # -- wiring -----------------------------------------------------------------
 
@@ -167,6 +168,7 @@ class Bot:
             stuck_banner=t.stuck_shown,
             counting_down=t.countdown_ends is not None,
             ready=t.ready_flags(),
+            cache=self._views,
         )
 
     def _on_change(self) -> None:

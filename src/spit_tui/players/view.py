@@ -26,6 +26,7 @@ from spit_tui.engine import (
     Player,
     Position,
     Ready,
+    Side,
     Slap,
 )
 
@@ -70,11 +71,16 @@ class View(NamedTuple):
         return self.sides[1 - self.me]
 
 
-def side_view(pos: Position, player: Player) -> SideView:
-    side = pos.sides[player]
-    tops = tuple(s.cards[-1] if s.up and s.cards else None for s in side.slots)
-    sizes = tuple(len(s.cards) for s in side.slots)
-    return SideView(tops, sizes, len(side.spit), side.ready)
+def side_view(side: Side, ready: bool | None = None) -> SideView:
+    tops: list[Card | None] = []
+    sizes: list[int] = []
+    for s in side.slots:
+        cards = s.cards
+        tops.append(cards[-1] if s.up and cards else None)
+        sizes.append(len(cards))
+    return SideView(
+        tuple(tops), tuple(sizes), len(side.spit), side.ready if ready is None else ready
+    )
 
 
 def view_of(
@@ -85,25 +91,44 @@ def view_of(
     stuck_banner: bool = False,
     counting_down: bool = False,
     ready: tuple[bool, bool] | None = None,
+    cache: ViewCache | None = None,
 ) -> View:
     """Mask `pos` down to what `me` can see. `ready` overrides the ready flags
     (the table counts a ready whose spit is counting down)."""
-    left, right = side_view(pos, Player.LEFT), side_view(pos, Player.RIGHT)
-    if ready is not None:
-        left = left._replace(ready=ready[0])
-        right = right._replace(ready=ready[1])
+    rl, rr = ready if ready is not None else (pos.sides[0].ready, pos.sides[1].ready)
+    if cache is not None:
+        left, right = cache.side(0, pos.sides[0], rl), cache.side(1, pos.sides[1], rr)
+    else:
+        left, right = side_view(pos.sides[0], rl), side_view(pos.sides[1], rr)
+    piles = pos.piles
     return View(
         me=me,
         phase=pos.phase,
         round=pos.round,
         sides=(left, right),
-        pile_tops=tuple(p[-1] if p else None for p in pos.piles),
-        pile_sizes=tuple(len(p) for p in pos.piles),
-        single_pile=len(pos.piles) == 1,
+        pile_tops=tuple(p[-1] if p else None for p in piles),
+        pile_sizes=tuple(len(p) for p in piles),
+        single_pile=len(piles) == 1,
         manual_flip=manual_flip,
         stuck_banner=stuck_banner,
         counting_down=counting_down,
     )
+
+
+class ViewCache:
+    """Remembers the last view of each side: one action changes one side, so a
+    bot watching every change rebuilds only the side that moved."""
+
+    def __init__(self) -> None:
+        self._last: list[tuple[Side, bool, SideView] | None] = [None, None]
+
+    def side(self, i: int, side: Side, ready: bool) -> SideView:
+        last = self._last[i]
+        if last is not None and last[0] is side and last[1] == ready:
+            return last[2]
+        sv = side_view(side, ready)
+        self._last[i] = (side, ready, sv)
+        return sv
 
 
 def _adjacent_rank(a: int, b: int) -> bool:
