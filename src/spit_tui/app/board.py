@@ -39,6 +39,8 @@ def row_legend(table: Table, row: Row) -> str:
     pos = table.position
     if pos.phase is Phase.SPIT:
         return "any key: spit!"
+    if pos.phase is Phase.OVER:
+        return "game over"
     if row is Row.FLIP:
         return "flip a card up"
     if row is Row.FILL:

@@ -1,0 +1,136 @@
+"""Helpers for the app tests: seeded apps on a virtual clock, key bursts posted
+straight into the app's queue (as the driver does), and a key for every action."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import events
+from textual.keys import _character_to_key
+from textual.pilot import Pilot
+
+from spit_tui.app import SpitApp
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import (
+    Action,
+    Fill,
+    Flip,
+    Game,
+    Options,
+    Play,
+    Position,
+    Ready,
+    Slap,
+    parse_position,
+)
+from spit_tui.players.keymap import Row, key_for
+from spit_tui.table import Table
+
+
+def make_app(
+    position: str | Position | None = None,
+    *,
+    seed: int | None = 1,
+    options: Options | None = None,
+    spat: bool = False,
+) -> SpitApp:
+    """An app on a VirtualClock (tests step it). `spat`: start just after the first spit."""
+    clock = VirtualClock()
+    pos = parse_position(position) if isinstance(position, str) else position
+    game = Game(options=options or Options(), seed=seed, position=pos)
+    if spat:
+        from spit_tui.engine import PLAYERS
+
+        for p in PLAYERS:
+            game.apply(Ready(p))
+    table = Table(game, clock)
+    return SpitApp(table=table)
+
+
+def key_event(ch: str) -> events.Key:
+    key = _character_to_key(ch) if len(ch) == 1 else ch
+    ev = events.Key(key, ch if len(ch) == 1 else None)
+    return ev
+
+
+def post_keys(app: SpitApp, chars: list[str] | str) -> None:
+    """A burst: every key is queued before the app handles the first one."""
+    for ch in chars:
+        ev = key_event(ch)
+        ev.set_sender(app)
+        app.post_message(ev)
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until the app has handled everything queued so far (fast: a callback
+    queued behind the keys, instead of waiting for the CPU to go idle)."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    pilot.app.call_later(lambda: done.set_result(None))
+    await done
+
+
+async def settle_screen(pilot: Pilot[None]) -> None:
+    """Settle, then let screens handle forwarded keys and repaint (slower)."""
+    await settle(pilot)
+    await pilot.pause()
+
+
+async def press(pilot: Pilot[None], chars: list[str] | str) -> None:
+    assert isinstance(pilot.app, SpitApp)
+    post_keys(pilot.app, chars)
+    await settle(pilot)
+
+
+async def advance(pilot: Pilot[None], seconds: float) -> None:
+    app = pilot.app
+    assert isinstance(app, SpitApp)
+    clock = app.table.clock
+    assert isinstance(clock, VirtualClock)
+    clock.advance(seconds)
+    app.tick()
+    await settle(pilot)
+
+
+def key_for_action(action: Action) -> str:
+    """The key a player presses for `action` (fills go to the leftmost gap)."""
+    p = action.player
+    if isinstance(action, Play):
+        return key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, action.slot)
+    if isinstance(action, Fill):
+        return key_for(p, Row.FILL, action.src)
+    if isinstance(action, Flip):
+        return key_for(p, Row.FLIP, action.slot)
+    if isinstance(action, Ready):
+        return key_for(p, Row.PILE_A, 0)
+    assert isinstance(action, Slap)
+    return key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, 0)
+
+
+def keyable(table: Table, action: Action) -> bool:
+    """Whether one key press means exactly `action` (a fill's target is the leftmost gap)."""
+    if isinstance(action, Fill):
+        slots = table.position.sides[action.player].slots
+        return action.dst == next(i for i, s in enumerate(slots) if not s.cards)
+    return True
+
+
+async def screen_text(pilot: Pilot[None]) -> str:
+    """The visible text of the current screen (for asserting what the players see)."""
+    from rich.console import Console
+
+    await settle(pilot)
+    await pilot.pause()
+    app = pilot.app
+    width, height = app.size
+    console = Console(width=width, height=height, record=True, file=_Null(), legacy_windows=False)
+    update = app.screen._compositor.render_update(full=True)
+    console.print(update)
+    return console.export_text()
+
+
+class _Null:
+    def write(self, _: str) -> int:
+        return 0
+
+    def flush(self) -> None:
+        pass
