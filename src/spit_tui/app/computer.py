@@ -1,0 +1,128 @@
+"""The app with computer players: `--vs-computer` and `--demo`.
+
+A thin layer over SpitApp through its `on_table` seam: bots sit at the app's
+Table and schedule on its clock, so they pause with the game (help, quit
+dialog, window too small) and race the human's keys through the same
+arrival-ordered path (D5). The only key handling added here is what a shared
+keyboard needs once a computer takes a seat: the computer's half of the
+keyboard does nothing for the human, and in the demo any key ends the show
+and starts a normal game for two people.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from textual import events
+
+from spit_tui.app.app import SpitApp
+from spit_tui.clock import Handle
+from spit_tui.engine import Game, Phase, Player
+from spit_tui.players.bot import Bot, Level, level_named
+from spit_tui.players.keymap import intent_for
+from spit_tui.table import MESSAGE_S, Message, Outcome, Table
+
+DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
+PASS_KEYS = frozenset({"ctrl+q", "ctrl+c", "f1", "backspace"})  # quit and help still work
+
+
+class ComputerApp(SpitApp):
+    """SpitApp with the computer in one seat (or, for the demo, both)."""
+
+    def __init__(
+        self,
+        *,
+        computer: Mapping[Player, Level | str],
+        demo: bool = False,
+        bot_seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.computer: dict[Player, Level] = {
+            p: level_named(x) if isinstance(x, str) else x for p, x in computer.items()
+        }
+        self.demo = demo
+        self.bots: list[Bot] = []
+        self._bot_rng = random.Random(bot_seed)
+        self._restart: Handle | None = None
+        super().__init__(on_table=self._seat, **kwargs)
+
+    def _seat(self, table: Table) -> None:
+        for p in sorted(self.computer):
+            rng = random.Random(self._bot_rng.getrandbits(64))
+            self.bots.append(Bot(table, p, self.computer[p], rng=rng))
+        if self.demo:
+            table.listeners.append(self._demo_watch)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        for bot in self.bots:
+            bot.attach()
+        if self.demo:
+            names = " and ".join(sorted({b.level.name for b in self.bots}))
+            self.notify(
+                f"Demo: two computer players ({names}). Press any key to play yourselves.",
+                title="spit-tui demo",
+                timeout=24 * 3600,
+            )
+        elif self.computer:
+            side, level = next(iter(self.computer.items()))
+            self.notify(
+                f"You play the {side.other.label} half of the keyboard; "
+                f"the computer ({level.name}) plays {side.label}.",
+                timeout=8,
+            )
+
+    # -- keys -------------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and self.screen_stack
+            and self.screen is self.game_screen
+        ):
+            if self.demo and event.key not in PASS_KEYS:
+                self.end_demo()
+                event.stop()
+                event.prevent_default()
+                return
+            intent = intent_for(event.key, event.character)
+            if intent is not None and intent.player in self.computer:
+                self._not_yours(intent.player)
+                event.stop()
+                event.prevent_default()
+                return
+        await super().on_event(event)
+
+    def _not_yours(self, p: Player) -> None:
+        t = self.table
+        text = f"the computer plays this side: use the {p.other.label} half"
+        t.messages[p] = Message(text, Outcome.IGNORED, t.clock.now() + MESSAGE_S)
+        t.clock.call_later(MESSAGE_S, self._on_change)
+        self._on_change()
+
+    # -- the demo ---------------------------------------------------------------------
+
+    def _demo_watch(self) -> None:
+        if self.demo and self._restart is None and self.table.position.phase is Phase.OVER:
+            self._restart = self.table.clock.call_later(DEMO_RESTART_S, self._next_demo_game)
+
+    def _next_demo_game(self) -> None:
+        self._restart = None
+        if self.demo:
+            self.table.new_game(Game(options=self.options, seed=self._bot_rng.getrandbits(32)))
+
+    def end_demo(self) -> None:
+        """Any key: the computer leaves the table and two people play a fresh game."""
+        self.demo = False
+        if self._restart is not None:
+            self._restart.cancel()
+            self._restart = None
+        for bot in self.bots:
+            bot.detach()
+        self.bots.clear()
+        self.computer = {}
+        self.clear_notifications()
+        self.table.new_game(Game(options=self.options, seed=self.seed))
