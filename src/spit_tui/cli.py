@@ -70,6 +70,26 @@ def build_parser() -> argparse.ArgumentParser:
             "and tests), e.g. \"play 1 two - ...\""
         ),
     )
+    p.add_argument(
+        "--vs-computer",
+        action="store_true",
+        help="play against the computer (you take the left half of the keyboard)",
+    )
+    p.add_argument(
+        "--level",
+        choices=["easy", "normal", "hard", "expert"],
+        help="how good the computer is (default normal)",
+    )
+    p.add_argument(
+        "--computer-side",
+        choices=["left", "right"],
+        help="which half the computer plays (default right)",
+    )
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="watch two computer players; any key starts a normal game",
+    )
     return p
 
 
@@ -114,6 +134,28 @@ def main(argv: list[str] | None = None) -> int:
         target=args.target if args.target is not None else 100,
         manual_flip=args.manual_flip,
     )
+    if args.vs_computer and args.demo:
+        return _fail("choose one of --vs-computer and --demo")
+    if args.level is not None and not (args.vs_computer or args.demo):
+        return _fail("--level needs --vs-computer or --demo")
+    if args.computer_side is not None and not args.vs_computer:
+        return _fail("--computer-side needs --vs-computer")
+    if args.vs_computer or args.demo:
+        from spit_tui.app.computer import ComputerApp
+        from spit_tui.engine import Player
+
+        level = args.level or "normal"
+        side = Player.LEFT if args.computer_side == "left" else Player.RIGHT
+        seats = {p: level for p in (Player.LEFT, Player.RIGHT)} if args.demo else {side: level}
+        ComputerApp(
+            computer=seats,
+            demo=args.demo,
+            bot_seed=args.seed,
+            options=options,
+            seed=args.seed,
+            position=position,
+        ).run()
+        return 0
     from spit_tui.app import SpitApp
 
     app = SpitApp(options=options, seed=args.seed, position=position)
