@@ -17,7 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from spit_tui.engine import Options, Player, Variant
 from spit_tui.match import ROUND_CAP, MatchResult, play_match
@@ -93,8 +93,22 @@ def summarize(
     return out
 
 
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _fail(message: str) -> int:
+    print(f"spit-tui sim: {message} (try spit-tui sim --help)", file=sys.stderr)
+    return 2
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = _Parser(
         prog="spit-tui sim",
         description="Play headless bot matches in simulated time and report the results.",
     )
@@ -142,11 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = _parser()
     try:
         args = ap.parse_args(argv)
-    except SystemExit as e:
+    except _UsageError as e:
+        return _fail(str(e).replace("argument ", ""))
+    except SystemExit as e:  # --help
         return int(e.code or 0)
     if args.games < 1:
-        print("spit-tui sim: --games must be at least 1", file=sys.stderr)
-        return 2
+        return _fail("--games must be at least 1")
     options = Options(variant=Variant(args.variant))
     started = time.perf_counter()
     if args.json:
