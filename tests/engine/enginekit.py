@@ -18,12 +18,18 @@ from collections import Counter
 from spit_tui.engine import (
     PLAYERS,
     Action,
+    Fill,
+    Flip,
     Game,
     Options,
     Phase,
+    Play,
     Player,
     Position,
+    Ready,
     Refusal,
+    Slap,
+    Slot,
     Variant,
     format_position,
     full_deck,
@@ -187,11 +193,11 @@ def invariants(g: Game) -> None:
                 assert s.up, "a face-down top without manual_flip (D3)"
     # R17: one pile exactly when someone spits alone for the whole round
     assert len(p.piles) == (2 if p.spitter is None else 1)
-    if p.phase is not Phase.OVER:
+    if p.phase in (Phase.PLAY, Phase.SPIT):
+        # R19: no round is under way with a player holding no cards (a player
+        # who has just cleared holds none while the slap is awaited)
         assert all(side.total > 0 for side in p.sides), "a round with an empty hand (R19)"
-        assert p.winner is None
-    else:
-        assert p.winner is not None
+    assert (p.winner is not None) == (p.phase is Phase.OVER)
     stuck = oracle_stuck(p, manual)
     assert g.stuck == stuck, f"stuck is {g.stuck}, D6 says {stuck}: {format_position(p)}"
     if p.phase is Phase.PLAY:
@@ -227,3 +233,35 @@ def play_out(
         if check:
             invariants(g)
     return True
+
+
+def oracle_legal(p: Position, a: Action, manual_flip: bool) -> bool:
+    """May `a` be applied in `p`? From the rules text, not the engine's check."""
+    side = p.sides[a.player]
+
+    def slot(i: int) -> Slot | None:
+        return side.slots[i] if 0 <= i < 5 else None
+
+    if isinstance(a, Play):
+        s = slot(a.slot)
+        if p.phase is not Phase.PLAY or s is None or not s.cards or not s.up:
+            return False
+        if not 0 <= a.pile < len(p.piles) or not p.piles[a.pile]:
+            return False
+        return ranks_touch(str(s.cards[-1]), str(p.piles[a.pile][-1]))
+    if isinstance(a, Fill):
+        src, dst = slot(a.src), slot(a.dst)
+        if p.phase is not Phase.PLAY or src is None or dst is None or a.src == a.dst:
+            return False
+        return src.up and len(src.cards) >= 2 and not dst.cards
+    if isinstance(a, Flip):
+        s = slot(a.slot)
+        return manual_flip and p.phase is Phase.PLAY and s is not None and bool(s.cards) and (
+            not s.up
+        )
+    if isinstance(a, Ready):
+        if p.phase is not Phase.SPIT or side.ready:
+            return False
+        return not any(p.piles) or bool(side.spit)  # D12: start of round, or has a spit card
+    assert isinstance(a, Slap)
+    return p.phase is Phase.SLAP and 0 <= a.pile < len(p.piles)
