@@ -61,5 +61,11 @@ def adjacent(a: Card, b: Card) -> bool:
     return (a.rank - b.rank) % 13 in (1, 12)
 
 
+# ADJACENT[a][b]: may rank b go on rank a (R2)? A table lookup is the hot path.
+ADJACENT: tuple[tuple[bool, ...], ...] = tuple(
+    tuple((a - b) % 13 in (1, 12) for b in range(13)) for a in range(13)
+)
+
+
 def rank_of(c: Card) -> str:
     return RANK_CHARS[c.rank]

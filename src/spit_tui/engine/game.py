@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 
 from . import rules
-from .actions import Action, Fill, Flip, Play, Ready, Slap
+from .actions import READIES, SLAPS, Action, Fill, Flip, Play, Ready, Slap
 from .deal import deal_round, fresh_hands
 from .errors import Refusal, RefusalKind
 from .events import Event
 from .notation import format_action, format_position
 from .options import Options
-from .position import PLAYERS, Phase, Player, Position
+from .position import PLAYERS, Phase, Player, Position, Side
 from .rounds import is_stuck, settle, slap
 
 
@@ -42,6 +42,8 @@ class Game:
         self._pos = self.start
         self.log: list[Action] = []
         self._before: list[Position | None] = [None, None]
+        # Legal play-phase moves of self._pos per player, computed on first use.
+        self._moves: list[list[Action] | None] = [None, None]
 
     @property
     def position(self) -> Position:
@@ -74,11 +76,17 @@ class Game:
 
     def apply(self, action: Action) -> Event:
         """Apply `action` or raise `Refusal`; on refusal nothing changes."""
-        self.verify(action)
         before = self._pos
+        if before.phase is Phase.PLAY:
+            legal = action in self._play_moves(action.player)
+        else:
+            legal = rules.check(before, action, self.options) is None
+        if not legal:
+            self.verify(action)  # raises with the full reason (D5 included)
         event = self._do(action)
         self._before[action.player] = before
         self._pos = event.position
+        self._moves = [None, None]
         self.log.append(action)
         return event
 
@@ -121,19 +129,21 @@ class Game:
         pos = self._pos
         phase = pos.phase
         if phase is Phase.PLAY:
-            out: list[Action] = []
-            out.extend(rules.plays(pos, player))
-            out.extend(rules.fills(pos, player))
-            out.extend(rules.flips(pos, player, self.options))
-            return out
+            return list(self._play_moves(player))
         if phase is Phase.SPIT:
-            return [Ready(player)] if self.can_ready(player) else []
+            return [READIES[player]] if self.can_ready(player) else []
         if phase is Phase.SLAP:
-            return [Slap(player, i) for i in range(len(pos.piles))]
+            return list(SLAPS[player][: len(pos.piles)])
         return []
 
     def can_act(self, player: Player) -> bool:
         return rules.can_act(self._pos, player, self.options)
+
+    def _play_moves(self, player: Player) -> list[Action]:
+        mv = self._moves[player]
+        if mv is None:
+            mv = self._moves[player] = rules.moves(self._pos, player, self.options)
+        return mv
 
     @property
     def stuck(self) -> bool:
@@ -150,22 +160,21 @@ class Game:
     def _do(self, action: Action) -> Event:
         pos = self._pos
         opts = self.options
-        if isinstance(action, Play | Fill | Flip):
+        kind = type(action)
+        if kind is Play or kind is Fill or kind is Flip:
             revealed = None
             if isinstance(action, Play):
                 pos, card, revealed = rules.move_play(pos, action, opts)
             elif isinstance(action, Fill):
                 pos, card, revealed = rules.move_fill(pos, action, opts)
             else:
+                assert isinstance(action, Flip)
                 pos, card = rules.move_flip(pos, action)
             pos, stuck, end = settle(pos, action.player, opts, self.rng)
-            return Event(
-                action, pos, card=card, revealed=revealed, stuck=stuck,
-                round_over=end, winner=pos.winner,
-            )
+            return Event(action, pos, card, revealed, (), stuck, end, pos.winner)
         if isinstance(action, Ready):
             side = pos.sides[action.player]
-            pos = pos.with_side(action.player, side._replace(ready=True))
+            pos = pos.with_side(action.player, Side(side.slots, side.spit, True))
             if any(not pos.sides[p].ready for p in rules.spitters(pos)):
                 return Event(action, pos)
             pos, spat = rules.move_spit(pos)

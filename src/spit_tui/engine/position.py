@@ -124,6 +124,18 @@ class Position(NamedTuple):
             out.extend(pile)
         return out
 
-    def with_side(self, player: Player, side: Side) -> Position:
+    def with_side(
+        self, player: Player, side: Side, piles: tuple[tuple[Card, ...], ...] | None = None
+    ) -> Position:
+        """A copy with one side (and optionally the piles) replaced; the hot path of
+        every action, so it avoids NamedTuple._replace."""
         sides = (side, self.sides[1]) if player == 0 else (self.sides[0], side)
-        return self._replace(sides=sides)
+        return Position(
+            phase=self.phase,
+            round=self.round,
+            sides=sides,
+            piles=self.piles if piles is None else piles,
+            spitter=self.spitter,
+            scores=self.scores,
+            winner=self.winner,
+        )

@@ -33,14 +33,15 @@ def settle(
     Returns the new position, whether the players are now stuck, and the
     round that ended, if one did.
     """
-    if pos.sides[actor].cleared:
+    slots = pos.sides[actor].slots
+    if not (slots[0].cards or slots[1].cards or slots[2].cards or slots[3].cards or slots[4].cards):
         pos, end = end_round(pos, EndReason.CLEARED, actor, opts, rng)
         return pos, False, end
     if any_can_act(pos, opts):
         if pos.phase is not Phase.PLAY:
             pos = pos._replace(phase=Phase.PLAY)
         return pos, False, None
-    if any(s.spit for s in pos.sides):
+    if pos.sides[0].spit or pos.sides[1].spit:
         return pos._replace(phase=Phase.SPIT), True, None
     reason = EndReason.DEADLOCK if pos.single_pile else EndReason.STUCK
     pos, end = end_round(pos, reason, None, opts, rng)

@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from .actions import Action, Fill, Flip, Play, Ready, Slap
-from .cards import Card, adjacent
+from .actions import FILLS, FLIPS, PLAYS, Action, Fill, Flip, Play, Ready, Slap
+from .cards import ADJACENT, Card, adjacent
 from .errors import RefusalKind
 from .options import Options
 from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
@@ -151,13 +151,14 @@ def check(pos: Position, a: Action, opts: Options) -> Problem | None:
 
 def plays(pos: Position, player: Player) -> list[Play]:
     out: list[Play] = []
-    tops = [p[-1] if p else None for p in pos.piles]
+    table = PLAYS[player]
+    tops = [(j, p[-1].rank) for j, p in enumerate(pos.piles) if p]
     for i, s in enumerate(pos.sides[player].slots):
         if s.up:
-            c = s.cards[-1]
-            for j, t in enumerate(tops):
-                if t is not None and adjacent(c, t):
-                    out.append(Play(player, i, j))
+            adj = ADJACENT[s.cards[-1].rank]
+            for j, t in tops:
+                if adj[t]:
+                    out.append(table[i][j])
     return out
 
 
@@ -166,46 +167,90 @@ def fills(pos: Position, player: Player) -> list[Fill]:
     empty = [i for i, s in enumerate(slots) if not s.cards]
     if not empty:
         return []
-    return [
-        Fill(player, i, d)
-        for i, s in enumerate(slots)
-        if s.up and len(s.cards) > 1
-        for d in empty
-    ]
+    table = FILLS[player]
+    return [table[i][d] for i, s in enumerate(slots) if s.up and len(s.cards) > 1 for d in empty]
 
 
 def flips(pos: Position, player: Player, opts: Options) -> list[Flip]:
     if not opts.manual_flip:
         return []
-    return [Flip(player, i) for i, s in enumerate(pos.sides[player].slots) if s.cards and not s.up]
+    table = FLIPS[player]
+    return [table[i] for i, s in enumerate(pos.sides[player].slots) if s.cards and not s.up]
 
 
-def can_act(pos: Position, player: Player, opts: Options) -> bool:
-    """D6 for one player: a play, a flip or a useful fill exists."""
+def moves(pos: Position, player: Player, opts: Options) -> list[Action]:
+    """Every play, fill and flip `player` has (the play phase's legal actions)."""
+    out: list[Action] = []
     slots = pos.sides[player].slots
-    tops = [p[-1] for p in pos.piles if p]
-    has_empty = False
-    has_movable = False
+    tops = [(j, p[-1].rank) for j, p in enumerate(pos.piles) if p]
+    ptable = PLAYS[player]
+    empty: list[int] | None = None
+    movable: list[int] | None = None
+    for i, s in enumerate(slots):
+        cards = s.cards
+        if not cards:
+            if empty is None:
+                empty = [i]
+            else:
+                empty.append(i)
+        elif s.up:
+            adj = ADJACENT[cards[-1].rank]
+            for j, t in tops:
+                if adj[t]:
+                    out.append(ptable[i][j])
+            if len(cards) > 1:
+                if movable is None:
+                    movable = [i]
+                else:
+                    movable.append(i)
+        elif opts.manual_flip:
+            out.append(FLIPS[player][i])
+    if empty is not None and movable is not None:
+        ftable = FILLS[player]
+        out += [ftable[i][d] for i in movable for d in empty]
+    return out
+
+
+# NEAR[t]: bit mask of the ranks that go on rank t (R2), so "can anything play"
+# is one AND per slot instead of a loop over the piles.
+NEAR: tuple[int, ...] = tuple((1 << ((t + 1) % 13)) | (1 << ((t - 1) % 13)) for t in range(13))
+
+
+def _wanted(piles: tuple[tuple[Card, ...], ...]) -> int:
+    m = 0
+    for p in piles:
+        if p:
+            m |= NEAR[p[-1].rank]
+    return m
+
+
+def _slots_can_act(slots: tuple[Slot, ...], wanted: int, manual_flip: bool) -> bool:
+    has_empty = has_movable = False
     for s in slots:
         cards = s.cards
         if not cards:
             has_empty = True
-            continue
-        if not s.up:
-            if opts.manual_flip:
+        elif s.up:
+            if wanted >> cards[-1].rank & 1:
                 return True
-            continue
-        c = cards[-1]
-        for t in tops:
-            if (c.rank - t.rank) % 13 in (1, 12):
-                return True
-        if len(cards) > 1:
-            has_movable = True
+            if len(cards) > 1:
+                has_movable = True
+        elif manual_flip:
+            return True
     return has_empty and has_movable
 
 
+def can_act(pos: Position, player: Player, opts: Options) -> bool:
+    """D6 for one player: a play, a flip or a useful fill exists."""
+    return _slots_can_act(pos.sides[player].slots, _wanted(pos.piles), opts.manual_flip)
+
+
 def any_can_act(pos: Position, opts: Options) -> bool:
-    return can_act(pos, Player.LEFT, opts) or can_act(pos, Player.RIGHT, opts)
+    wanted = _wanted(pos.piles)
+    manual = opts.manual_flip
+    return _slots_can_act(pos.sides[0].slots, wanted, manual) or _slots_can_act(
+        pos.sides[1].slots, wanted, manual
+    )
 
 
 # -- applying ----------------------------------------------------------------
@@ -223,9 +268,10 @@ def _take_top(slot: Slot, opts: Options) -> tuple[Card, Slot, Card | None]:
     return c, Slot(rest, True), rest[-1]
 
 
-def _set_slots(side: Side, changes: dict[int, Slot]) -> Side:
-    slots = tuple(changes.get(i, s) for i, s in enumerate(side.slots))
-    return side._replace(slots=slots)
+def _set_slot(side: Side, i: int, slot: Slot) -> Side:
+    slots = list(side.slots)
+    slots[i] = slot
+    return Side(tuple(slots), side.spit, side.ready)
 
 
 def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Card | None]:
@@ -233,21 +279,20 @@ def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Ca
     c, rest, revealed = _take_top(side.slots[a.slot], opts)
     piles = list(pos.piles)
     piles[a.pile] = piles[a.pile] + (c,)
-    pos = pos.with_side(a.player, _set_slots(side, {a.slot: rest}))
-    return pos._replace(piles=tuple(piles)), c, revealed
+    return pos.with_side(a.player, _set_slot(side, a.slot, rest), tuple(piles)), c, revealed
 
 
 def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Card | None]:
     side = pos.sides[a.player]
     c, rest, revealed = _take_top(side.slots[a.src], opts)
-    side = _set_slots(side, {a.src: rest, a.dst: Slot((c,), True)})
+    side = _set_slot(_set_slot(side, a.src, rest), a.dst, Slot((c,), True))
     return pos.with_side(a.player, side), c, revealed
 
 
 def move_flip(pos: Position, a: Flip) -> tuple[Position, Card]:
     side = pos.sides[a.player]
     s = side.slots[a.slot]
-    return pos.with_side(a.player, _set_slots(side, {a.slot: s._replace(up=True)})), s.cards[-1]
+    return pos.with_side(a.player, _set_slot(side, a.slot, Slot(s.cards, True))), s.cards[-1]
 
 
 def move_spit(pos: Position) -> tuple[Position, tuple[tuple[int, Card], ...]]:
