@@ -6,7 +6,7 @@ import random
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Options, Player, Position, parse_position
-from spit_tui.players.bot import Bot, Level
+from spit_tui.players.bot import LEVELS, Bot, Level
 from spit_tui.table import Decision, Table
 
 L, R = Player.LEFT, Player.RIGHT
@@ -15,6 +15,11 @@ L, R = Player.LEFT, Player.RIGHT
 def table_at(text: str | Position, options: Options | None = None) -> Table:
     pos = parse_position(text) if isinstance(text, str) else text
     return Table(Game(position=pos, options=options or Options(), seed=0), VirtualClock())
+
+
+def sharp(name: str) -> Level:
+    """A level that never overlooks: for tests that need to know its first move."""
+    return LEVELS[name]._replace(overlook=0.0)
 
 
 def vclock(table: Table) -> VirtualClock:

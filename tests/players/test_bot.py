@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from botkit import L, R, run_until_decision, seat, table_at, vclock
+from botkit import L, R, run_until_decision, seat, sharp, table_at, vclock
 
 from spit_tui.engine import Game, Phase, Play, Player, Position, Ready, Side, Slot, full_deck
 from spit_tui.players.bot import LEVELS, Bot, Level, Timing
@@ -61,7 +61,7 @@ RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
 
 def test_a_faster_human_wins_and_the_bot_thinks_again() -> None:
     table = table_at(RACE)
-    bot = seat(table, R, "normal")
+    bot = seat(table, R, sharp("normal"))
     assert bot._action == Play(R, 0, 0)
     vclock(table).advance(0.2)
     d = table.submit(Play(L, 0, 0), source="key")
@@ -74,7 +74,7 @@ def test_a_faster_human_wins_and_the_bot_thinks_again() -> None:
 
 def test_a_bot_already_reaching_loses_the_race_as_too_late() -> None:
     table = table_at(RACE)
-    bot = seat(table, R, "normal")
+    bot = seat(table, R, sharp("normal"))
     assert bot._pending is not None
     table.clock.tick(bot._commit_at + 0.01)
     assert table.submit(Play(L, 0, 0), source="key").outcome is Outcome.APPLIED
@@ -85,7 +85,7 @@ def test_a_bot_already_reaching_loses_the_race_as_too_late() -> None:
 
 def test_bot_moves_go_through_the_table_as_bot_submissions() -> None:
     table = table_at(RACE)
-    seat(table, R, "expert")
+    seat(table, R, sharp("expert"))
     d = run_until_decision(table)
     assert d.source == "bot" and d.player is R and d.outcome is Outcome.APPLIED
     lo, hi = LEVELS["expert"].play.low, LEVELS["expert"].play.high
