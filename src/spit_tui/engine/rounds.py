@@ -11,7 +11,7 @@ from .deal import deal_round, fresh_hands
 from .events import EndReason, RoundEnd
 from .options import Options, Variant
 from .position import PLAYERS, Phase, Player, Position, Side
-from .rules import any_can_act
+from .rules import NEAR, _slots_can_act, any_can_act
 
 
 def is_stuck(pos: Position, opts: Options) -> bool:
@@ -37,7 +37,14 @@ def settle(
     if not (slots[0].cards or slots[1].cards or slots[2].cards or slots[3].cards or slots[4].cards):
         pos, end = end_round(pos, EndReason.CLEARED, actor, opts, rng)
         return pos, False, end
-    if any_can_act(pos, opts):
+    wanted = 0
+    for pile in pos.piles:
+        if pile:
+            wanted |= NEAR[pile[-1].rank]
+    manual = opts.manual_flip
+    if _slots_can_act(pos.sides[0].slots, wanted, manual) or _slots_can_act(
+        pos.sides[1].slots, wanted, manual
+    ):
         if pos.phase is not Phase.PLAY:
             pos = pos._replace(phase=Phase.PLAY)
         return pos, False, None

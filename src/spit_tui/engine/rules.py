@@ -10,7 +10,7 @@ from .actions import FILLS, FLIPS, PLAYS, Action, Fill, Flip, Play, Ready, Slap
 from .cards import ADJACENT, Card, adjacent
 from .errors import RefusalKind
 from .options import Options
-from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
+from .position import EMPTY_SLOT, PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
 
 PILE_NAMES = "ab"
 Problem = tuple[RefusalKind, str]
@@ -275,11 +275,30 @@ def _set_slot(side: Side, i: int, slot: Slot) -> Side:
 
 
 def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Card | None]:
-    side = pos.sides[a.player]
-    c, rest, revealed = _take_top(side.slots[a.slot], opts)
+    # Inlined slot/side/position rebuild: this is the engine's hottest path.
+    player = a.player
+    sides = pos.sides
+    side = sides[player]
+    slots = list(side.slots)
+    cards = slots[a.slot].cards
+    c = cards[-1]
+    rest = cards[:-1]
+    revealed = None
+    if not rest:
+        slots[a.slot] = EMPTY_SLOT
+    elif opts.manual_flip:
+        slots[a.slot] = Slot(rest, False)
+    else:
+        slots[a.slot] = Slot(rest, True)
+        revealed = rest[-1]
+    new_side = Side(tuple(slots), side.spit, side.ready)
     piles = list(pos.piles)
     piles[a.pile] = piles[a.pile] + (c,)
-    return pos.with_side(a.player, _set_slot(side, a.slot, rest), tuple(piles)), c, revealed
+    new_sides = (new_side, sides[1]) if player == 0 else (sides[0], new_side)
+    new = Position(
+        pos.phase, pos.round, new_sides, tuple(piles), pos.spitter, pos.scores, pos.winner
+    )
+    return new, c, revealed
 
 
 def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Card | None]:
