@@ -41,6 +41,13 @@ def test_points_variant_match() -> None:
     assert r.winner is not None and r.rounds >= 1
 
 
+def test_manual_flip_match() -> None:
+    m = Match("hard", "easy", seed=4, options=Options(manual_flip=True), keep_decisions=True)
+    r = m.run()
+    assert r.winner is not None
+    assert m.decisions is not None and any(d.action.endswith("^") for d in m.decisions)
+
+
 def test_round_cap_is_reported_not_scored() -> None:
     r = play_match("normal", "normal", seed=5, round_cap=1)
     assert r.capped and r.winner is None
