@@ -129,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
             position = parse_position(args.position)
         except NotationError as e:
             return _fail(f"--position: {e}")
+        if len(position.all_cards()) != 52:
+            n = len(position.all_cards())
+            return _fail(f"--position: a game position holds all 52 cards, this one {n}")
     options = Options(
         variant=variant,
         target=args.target if args.target is not None else 100,

@@ -6,13 +6,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from appkit import advance, key_for_action, keyable, press, screen_text
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
 from spit_tui.engine import PLAYERS, Phase, Play, Player, Slap, format_action
 from spit_tui.table import Outcome
-
-from appkit import advance, key_for_action, keyable, press, screen_text
 
 
 @dataclass
@@ -57,9 +56,8 @@ async def play_game(
                 seen.single_pile_rounds += 1
                 if "single" not in seen.screens:
                     seen.screens["single"] = await screen_text(pilot)
-            if table.last_round is not None:
-                if "summary" not in seen.screens:
-                    seen.screens["summary"] = await screen_text(pilot)
+            if table.last_round is not None and "summary" not in seen.screens:
+                seen.screens["summary"] = await screen_text(pilot)
         if pos.phase is Phase.OVER:
             seen.screens["over"] = await screen_text(pilot)
             break

@@ -10,6 +10,7 @@ from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
+from spit_tui.app.walkthrough import complete
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import (
     Action,
@@ -36,7 +37,7 @@ def make_app(
 ) -> SpitApp:
     """An app on a VirtualClock (tests step it). `spat`: start just after the first spit."""
     clock = VirtualClock()
-    pos = parse_position(position) if isinstance(position, str) else position
+    pos = complete(parse_position(position)) if isinstance(position, str) else position
     game = Game(options=options or Options(), seed=seed, position=pos)
     if spat:
         from spit_tui.engine import PLAYERS
@@ -66,7 +67,7 @@ async def settle(pilot: Pilot[None]) -> None:
     queued behind the keys, instead of waiting for the CPU to go idle)."""
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     pilot.app.call_later(lambda: done.set_result(None))
-    await done
+    await asyncio.wait_for(done, timeout=10)
 
 
 async def settle_screen(pilot: Pilot[None]) -> None:

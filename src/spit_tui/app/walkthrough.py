@@ -10,7 +10,18 @@ from rich.style import Style
 from rich.text import Text
 
 from spit_tui.app.cards import card_face
-from spit_tui.engine import Event, Fill, Flip, Play, Position, Ready, Slap, parse_position
+from spit_tui.engine import (
+    Card,
+    Event,
+    Fill,
+    Flip,
+    Play,
+    Position,
+    Ready,
+    Slap,
+    full_deck,
+    parse_position,
+)
 from spit_tui.players.keymap import KEY_ROWS, Row, label
 
 
@@ -21,7 +32,24 @@ class Page(NamedTuple):
     try_it: str = ""
 
     def start(self) -> Position | None:
-        return parse_position(self.position) if self.position else None
+        return complete(parse_position(self.position)) if self.position else None
+
+
+def complete(pos: Position) -> Position:
+    """Add the cards a short page position leaves out, face down at the bottom of
+    the spit cards (of the spitter, in a one-pile round), so that every page
+    holds all 52 cards and plays on into new rounds like a real game."""
+    missing = [c for c in full_deck() if c not in set(pos.all_cards())]
+    if not missing:
+        return pos
+    spit: list[list[Card]] = [[], []]
+    for i, c in enumerate(missing):
+        who = pos.spitter if pos.spitter is not None else i % 2
+        spit[who].append(c)
+    sides = tuple(
+        side._replace(spit=tuple(spit[p]) + side.spit) for p, side in enumerate(pos.sides)
+    )
+    return pos._replace(sides=(sides[0], sides[1]))
 
 
 _ROW_NAMES = {
