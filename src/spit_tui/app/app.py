@@ -136,13 +136,16 @@ class SpitApp(App[None]):
         self._check_size()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._check_size()
+        self._check_size(event.size.width, event.size.height)
 
-    def _check_size(self) -> None:
-        w, h = self.size
+    def _check_size(self, w: int | None = None, h: int | None = None) -> None:
+        if self.game_screen not in self.screen_stack:
+            return  # not mounted yet: on_mount checks
+        if w is None or h is None:
+            w, h = self.size
         small = w < MIN_W or h < MIN_H
-        top = self.screen if self.screen_stack else None
-        if small and not isinstance(top, TooSmallScreen):
+        top = self.screen
+        if small and not any(isinstance(s, TooSmallScreen) for s in self.screen_stack):
             self.set_paused("small", True)
             self.push_screen(TooSmallScreen())
         elif not small and isinstance(top, TooSmallScreen):

@@ -1,0 +1,182 @@
+"""Help (with its live pages), pausing, quit confirmation, too-small, new game."""
+
+from __future__ import annotations
+
+import asyncio
+
+from appkit import advance, make_app, press, screen_text, settle
+
+from spit_tui.app import SpitApp
+from spit_tui.app.help import HelpScreen
+from spit_tui.app.screens import GameScreen, QuitScreen, TooSmallScreen
+from spit_tui.app.walkthrough import PAGES
+from spit_tui.engine import Phase
+from spit_tui.table import Outcome
+
+PLAY = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
+OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"
+
+
+async def test_help_opens_pauses_and_returns_to_the_game_as_it_was() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        before = app.table.position
+        for key in ("f1", "backspace"):
+            await pilot.press(key)
+            assert isinstance(app.screen, HelpScreen)
+            assert app.table.paused
+            await press(pilot, "q")  # a game key goes to the help page, not the game
+            assert app.table.position == before
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+            assert not app.table.paused
+            assert app.table.position == before
+        await pilot.press("f1")
+        await pilot.press("f1")  # F1 again closes it
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_every_help_page_shows_and_its_move_can_be_tried_with_real_keys() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        text = await screen_text(pilot)
+        assert "LEFT player" in text and "Q W E R T" in text and "H J K L ;" in text
+        titles = []
+        for _ in range(len(PAGES) - 1):
+            await pilot.press("right")
+            page = PAGES[help_screen.page]
+            titles.append(page.title)
+            text = await screen_text(pilot)
+            assert page.title in text
+            assert "Try it:" in text
+            t = help_screen.table
+            assert t is not None
+            await advance_help(pilot, t, 0.31)
+            await press(pilot, "q")
+            assert t.decisions[-1].outcome is Outcome.APPLIED, (page.title, t.decisions[-1])
+            text = await screen_text(pilot)
+            assert "✓" in text
+            await pilot.press("enter")  # reset the page
+            assert help_screen.table is not t
+        assert len(set(titles)) == len(PAGES) - 1
+        await pilot.press("escape")
+        assert app.table.decisions == type(app.table.decisions)()  # untouched
+
+
+async def advance_help(pilot: object, table: object, seconds: float) -> None:
+    from spit_tui.clock import VirtualClock
+    from spit_tui.table import Table
+
+    assert isinstance(table, Table) and isinstance(table.clock, VirtualClock)
+    table.clock.advance(seconds)
+
+
+async def test_race_page_says_too_late() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        while "First touch" not in PAGES[screen.page].title:
+            await pilot.press("right")
+        await press(pilot, "yq")
+        assert screen.table is not None
+        assert screen.table.decisions[-1].outcome is Outcome.LOST_RACE
+        assert "too late" in " ".join((await screen_text(pilot)).split())
+
+
+async def test_help_pauses_real_time_countdown() -> None:
+    """With the real clock: the countdown does not run out while help is open."""
+    app = SpitApp(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await asyncio.sleep(0.35)  # past the stale-key guard
+        await press(pilot, "q")
+        await press(pilot, "p")
+        assert app.table.counting_down
+        await pilot.press("f1")
+        await asyncio.sleep(0.8)  # longer than the countdown
+        assert app.table.counting_down
+        assert app.table.position.phase is Phase.SPIT
+        await pilot.press("escape")
+        await asyncio.sleep(0.8)
+        await settle(pilot)
+        assert not app.table.counting_down
+        assert app.table.position.phase is Phase.PLAY
+
+
+async def test_ctrl_q_and_ctrl_c_ask_before_quitting() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("ctrl+q", "ctrl+c"):
+            await pilot.press(key)
+            assert isinstance(app.screen, QuitScreen)
+            assert app.table.paused
+            await press(pilot, "y")  # a game key neither quits nor plays
+            assert app.is_running and isinstance(app.screen, QuitScreen)
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+            assert not app.table.paused
+        await pilot.press("ctrl+c")
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_twice_quits() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        exits: list[object] = []
+        real_exit = app.exit
+        app.exit = lambda *a, **k: (exits.append(a), real_exit(*a, **k))[1]  # type: ignore[method-assign]
+        await pilot.press("ctrl+q")
+        assert exits == []
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert exits == [()]
+    assert app.return_code == 0
+
+
+async def test_too_small_then_bigger_brings_the_game_back_intact() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        assert app.table.paused
+        text = await screen_text(pilot)
+        assert "80 x 24" in text and "60 x 20" in text
+        await press(pilot, "q")
+        assert all(d.outcome is not Outcome.APPLIED for d in app.table.decisions)
+        await pilot.press("f1")  # no help over the too-small message
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, GameScreen)
+        assert not app.table.paused
+        await press(pilot, "q")
+        assert app.table.decisions[-1].outcome is Outcome.APPLIED
+        await pilot.resize_terminal(79, 24)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_game_over_then_enter_starts_a_new_game() -> None:
+    app = make_app(OVER)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "q")  # the last card
+        t = app.table
+        assert t.position.phase is Phase.OVER
+        text = await screen_text(pilot)
+        assert "GAME OVER" in text and "LEFT wins" in text and "Enter: new game" in text
+        await pilot.press("enter")  # too soon after the last card: ignored
+        assert t.position.phase is Phase.OVER
+        await advance(pilot, 1.1)
+        await pilot.press("enter")
+        assert t.position.phase is Phase.SPIT and t.position.round == 1
+        assert t.rounds == []
+        assert sum(s.total for s in t.position.sides) == 52
