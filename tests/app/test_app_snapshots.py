@@ -1,0 +1,68 @@
+"""Snapshots of every screen at 100x30 and 80x24 (pytest-textual-snapshot).
+Regenerate with `pytest tests/app --snapshot-update` and look at the report."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from appkit import advance, make_app, press
+from textual.pilot import Pilot
+
+from spit_tui.app import SpitApp
+from spit_tui.engine import Options, Variant
+
+SLAP = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
+OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"
+SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
+
+Snap = Callable[..., bool]
+Before = Callable[[Pilot[Any]], Awaitable[None]]
+
+
+async def _board(pilot: Pilot[Any]) -> None:
+    await press(pilot, "w")  # left: A♦ on 2♦ (highlighted)
+    await press(pilot, "y")  # right: 10♦ on A♦: refused, with its reason
+
+
+async def _help(pilot: Pilot[Any]) -> None:
+    await pilot.press("f1", "right")
+
+
+async def _summary(pilot: Pilot[Any]) -> None:
+    await advance(pilot, 0.31)
+    await press(pilot, "q")  # left slaps pile a
+
+
+async def _over(pilot: Pilot[Any]) -> None:
+    await press(pilot, "q")
+
+
+async def _nothing(pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+
+
+SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
+    "board": (lambda: make_app(seed=1, spat=True), _board),
+    "help": (lambda: make_app(seed=1, spat=True), _help),
+    "slap": (lambda: make_app(SLAP), _nothing),
+    "summary": (lambda: make_app(SLAP), _summary),
+    "over": (lambda: make_app(OVER), _over),
+    "points": (
+        lambda: make_app(seed=2, spat=True, options=Options(variant=Variant.POINTS, target=50)),
+        _nothing,
+    ),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_screen(snap_compare: Snap, name: str, size: tuple[int, int]) -> None:
+    factory, before = SCREENS[name]
+    assert snap_compare(factory(), terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", [(60, 20), (79, 24)], ids=["60x20", "79x24"])
+def test_too_small(snap_compare: Snap, size: tuple[int, int]) -> None:
+    assert snap_compare(make_app(seed=1), terminal_size=size, run_before=_nothing)
