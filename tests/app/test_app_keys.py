@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from appkit import advance, make_app, post_keys, press, screen_text, settle
 
-from spit_tui.app.board import MessageView, SideView
+from spit_tui.app.board import BoardView
 from spit_tui.engine import Options, Phase, Player, format_action
 from spit_tui.players.keymap import KEY_ROWS, KEYS, Row, intent_for, key_for
 from spit_tui.table import Outcome
@@ -95,7 +95,8 @@ async def test_lost_race_is_told_to_the_slower_player() -> None:
         # the message goes away after a moment
         await advance(pilot, 2.0)
         assert t.message(Player.LEFT) is None
-        assert app.game_screen.query_one("#msg-left", MessageView).render().plain == ""
+        board = app.game_screen.query_one("#board", BoardView).render().plain
+        assert "too late" not in board
 
 
 async def test_refused_move_reason_shows_beside_its_player() -> None:
@@ -177,7 +178,7 @@ async def test_board_labels_come_from_the_key_table() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         for p in (Player.LEFT, Player.RIGHT):
-            side = app.game_screen.query_one(f"#side-{p.label}", SideView).render().plain
+            side = app.game_screen.query_one("#board", BoardView).render().plain
             for row in (Row.PILE_A, Row.PILE_B, Row.FILL):
                 for slot in range(5):
                     assert f"[{key_for(p, row, slot).upper()}]" in side

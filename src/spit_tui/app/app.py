@@ -21,6 +21,7 @@ from typing import ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.timer import Timer
 
 from spit_tui.app.help import HelpScreen
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
@@ -29,7 +30,7 @@ from spit_tui.engine import Game, Options, Phase, Position
 from spit_tui.players.keymap import intent_for
 from spit_tui.table import Table
 
-TICK_S = 1 / 60
+TICK_S = 1 / 20  # redraws the running clocks; timed events get their own wake-up
 NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new game
 
 
@@ -69,6 +70,7 @@ class SpitApp(App[None]):
         self._paused_total = 0.0
         self._paused_since: float | None = None
         self._pause_reasons: set[str] = set()
+        self._wakeup: Timer | None = None
         if table is not None:
             self.real_time = False
             self.clock = table.clock
@@ -112,15 +114,30 @@ class SpitApp(App[None]):
 
     def tick(self) -> None:
         """Drive the game clock (and a help page's clock) from real time."""
+        stack = self.screen_stack if self.is_running else []
+        screen = stack[-1] if stack else None
         if self.real_time:
             if not self._pause_reasons:
                 self.clock.tick(self.game_now())
-            help_table = getattr(self.screen, "table", None) if self.is_running else None
-            if isinstance(self.screen, HelpScreen) and help_table is not None:
-                help_table.clock.tick(self.real_now())
-        screen = self.screen if self.is_running else None
+            if isinstance(screen, HelpScreen) and screen.table is not None:
+                screen.table.clock.tick(self.real_now())
         if isinstance(screen, GameScreen | HelpScreen):
             screen.sync()
+        self._wake_for_next_event()
+
+    def _wake_for_next_event(self) -> None:
+        """Tick again exactly when the game clock's next event is due (a countdown
+        ending, a message expiring), rather than polling fast for it."""
+        if not self.real_time or self._pause_reasons or not self.is_running:
+            return
+        due = self.clock.next_time()
+        if due is None:
+            return
+        delay = max(0.0, due - self.game_now()) + 0.001
+        if delay < TICK_S:
+            if self._wakeup is not None:
+                self._wakeup.stop()
+            self._wakeup = self.set_timer(delay, self.tick)
 
     def make_help_table(self, position: Position) -> Table:
         """A table for a help page's live position, on its own clock."""
@@ -129,8 +146,10 @@ class SpitApp(App[None]):
 
     # -- lifecycle --------------------------------------------------------------------
 
+    def get_default_screen(self) -> GameScreen:
+        return self.game_screen
+
     def on_mount(self) -> None:
-        self.push_screen(self.game_screen)
         if self.real_time:
             self.set_interval(TICK_S, self.tick)
         self._check_size()
@@ -153,7 +172,7 @@ class SpitApp(App[None]):
             self.set_paused("small", False)
 
     def _on_change(self) -> None:
-        if self.is_running and self.screen is self.game_screen:
+        if self.is_running and self.screen_stack and self.screen is self.game_screen:
             self.game_screen.sync()
 
     # -- the one path for game keys ---------------------------------------------------
@@ -167,6 +186,7 @@ class SpitApp(App[None]):
                     if self.real_time:
                         self.tick()  # timers due before this key run first
                     table.submit_intent(intent)
+                    self._wake_for_next_event()
                     event.stop()
                     event.prevent_default()
                     return

@@ -4,16 +4,22 @@ press repaints two or three small widgets and nothing else."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.widget import Widget
 
 from spit_tui.app.cards import CARD_W, card_box
-from spit_tui.engine import SLOTS, Phase, Player, Variant
+from spit_tui.engine import SLOTS, Card, Phase, Player, Side, Variant
 from spit_tui.players.keymap import Row, key_for, label
 from spit_tui.table import Outcome, Table
 
 SIDE_W = 30  # five stockpile columns of six cells
+MESSAGE_W = 40
 CENTRE_W = 20
 COL_W = 6
 
@@ -26,29 +32,28 @@ def player_name(p: Player) -> str:
     return p.label.upper()
 
 
-def shown_rows(table: Table) -> list[Row]:
+def shown_rows(manual_flip: bool) -> list[Row]:
     """The key rows drawn under the stockpiles (flip only when manual flip is on)."""
     rows = [Row.PILE_A, Row.PILE_B, Row.FILL]
-    if table.game.options.manual_flip:
+    if manual_flip:
         rows.insert(0, Row.FLIP)
     return rows
 
 
-def row_legend(table: Table, row: Row) -> str:
+def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
     """What a key row does now: the same row means the same pile in every phase."""
-    pos = table.position
-    if pos.phase is Phase.SPIT:
+    if phase is Phase.SPIT:
         return "any key: spit!"
-    if pos.phase is Phase.OVER:
+    if phase is Phase.OVER:
         return "game over"
     if row is Row.FLIP:
         return "flip a card up"
     if row is Row.FILL:
         return "fill a gap"
-    if pos.single_pile:
+    if single_pile:
         return "on the pile"
     pile = "a" if row is Row.PILE_A else "b"
-    if pos.phase is Phase.SLAP:
+    if phase is Phase.SLAP:
         return f"slap pile {pile}"
     return f"on pile {pile}"
 
@@ -70,12 +75,91 @@ class TableView(Widget):
         s = self.state()
         if s != self._state:
             self._state = s
-            self.refresh()
+            self.changed()
+
+    def changed(self) -> None:
+        self.refresh()
 
     def set_table(self, table: Table) -> None:
         self.table = table
         self._state = None
         self.sync()
+
+
+class LinesView(TableView):
+    """A TableView drawn line by line from cached strips (Textual's line API).
+
+    Turning Rich text into strips once per change, and handing the compositor
+    ready strips, keeps a key press to well under a millisecond of drawing.
+    """
+
+    def __init__(self, table: Table, *, id: str | None = None, classes: str | None = None):
+        super().__init__(table, id=id, classes=classes)
+        self._strips: list[Strip] | None = None
+        self._strips_width = -1
+
+    def lines(self) -> list[Text | Strip]:
+        raise NotImplementedError
+
+    def changed(self) -> None:
+        """Repaint only the lines that differ from what is on screen."""
+        old = self._strips
+        self._strips = None
+        width = self.size.width
+        if old is None or width <= 0 or not self.is_mounted:
+            self.refresh()
+            return
+        new = self._get_strips(width)
+        if len(new) != len(old):
+            self.refresh(layout=True)
+            return
+        pairs = enumerate(zip(old, new, strict=True))
+        dirty = [Region(0, y, width, 1) for y, (a, b) in pairs if a != b]
+        if dirty:
+            self.refresh(*dirty)
+
+    def render(self) -> Text:  # the plain text, for tools and tests
+        return Text("\n".join(s.text for s in self._get_strips(self.size.width or 80)))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines())
+
+    def _get_strips(self, width: int) -> list[Strip]:
+        if self._strips is None or self._strips_width != width:
+            base = self.rich_style
+            strips = []
+            for line in self.lines():
+                strip = line if isinstance(line, Strip) else to_strip(line)
+                strips.append(strip.adjust_cell_length(width).apply_style(base))
+            self._strips = strips
+            self._strips_width = width
+        return self._strips
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        strips = self._get_strips(width)
+        if y < len(strips):
+            return strips[y]
+        return Strip.blank(width, self.rich_style)
+
+
+_CONSOLE = Console(width=200, color_system="truecolor", legacy_windows=False)
+
+
+def to_strip(text: Text) -> Strip:
+    text.end = ""
+    return Strip(list(text.render(_CONSOLE)), text.cell_len)
+
+
+@lru_cache(maxsize=1024)
+def box_strips(c: Card | None, face_up: bool, highlight: bool) -> tuple[Strip, ...]:
+    """A card's three lines as strips, made once per card and look."""
+    return tuple(to_strip(t) for t in card_box(c, face_up=face_up, highlight=highlight))
+
+
+_GAP = Strip.blank(COL_W - CARD_W)
+_BLANK_LINE = Strip.blank(SIDE_W * 2 + CENTRE_W)
+_LEAD = Strip.blank(1)
 
 
 def _pad(text: Text, width: int, right: bool) -> Text:
@@ -89,108 +173,115 @@ def _pad(text: Text, width: int, right: bool) -> Text:
     return text
 
 
-class SideView(TableView):
-    """One player's five stockpiles, their sizes and the keys beneath them."""
-
-    def __init__(self, table: Table, player: Player, *, id: str | None = None):
-        super().__init__(table, id=id, classes=f"side {player.label}")
-        self.player = player
-
-    def state(self) -> object:
-        pos = self.table.position
-        return (pos.sides[self.player], pos.phase, pos.single_pile, self.table.game.options)
-
-    def render(self) -> Text:
-        t = self.table
-        pos = t.position
-        p = self.player
-        side = pos.sides[p]
-        right = p is Player.RIGHT
-        lines: list[Text] = []
-        head = Text()
-        head.append(player_name(p), NAME_STYLE)
-        head.append(f"  {side.total} cards")
-        head.append(f" · {len(side.spit)} spit", DIM if not side.spit else "")
-        lines.append(_pad(head, SIDE_W, right))
-        boxes = [
-            card_box(s.cards[-1] if s.cards else None, face_up=s.up) for s in side.slots
-        ]
-        lead = " " if right else ""
-        for i in range(3):
-            line = Text(lead)
-            for b in boxes:
-                line.append_text(b[i])
-                line.append(" " * (COL_W - CARD_W))
-            lines.append(_pad(line, SIDE_W, False))
-        counts = Text(lead)
-        for s in side.slots:
-            n = len(s.cards)
-            cell = f"{n}".center(CARD_W) if n else " " * CARD_W
-            counts.append(cell, DIM)
-            counts.append(" " * (COL_W - CARD_W))
-        lines.append(_pad(counts, SIDE_W, False))
-        lines.append(Text(""))
-        dim_fill = pos.phase is Phase.SLAP or pos.phase is Phase.OVER
-        for row in shown_rows(t):
-            keys = Text(lead)
-            style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else KEY_STYLE
-            for slot in range(SLOTS):
-                cap = label(key_for(p, row, slot))
-                keys.append(f" [{cap}] "[: CARD_W], style)
-                keys.append(" " * (COL_W - CARD_W))
-            lines.append(_pad(keys, SIDE_W, False))
-        return Text("\n").join(lines)
+def _fit(line: Text | Strip, width: int, right: bool = False) -> Strip:
+    strip = line if isinstance(line, Strip) else to_strip(line)
+    if right and strip.cell_length < width:
+        strip = Strip.join([Strip.blank(width - strip.cell_length), strip])
+    return strip.adjust_cell_length(width)
 
 
-class CentreView(TableView):
-    """The spit piles with their sizes, and what each key row does now."""
+def side_lines(table: Table, p: Player) -> tuple[Strip, ...]:
+    """One player's name and card counts, five stockpiles and their sizes (5 lines)."""
+    return _side_lines(table.position.sides[p], p)
 
-    def state(self) -> object:
-        t = self.table
-        return (t.position.piles, t.position.phase, self._lit(), t.game.options.manual_flip)
 
-    def _lit(self) -> tuple[int, ...]:
-        """Piles whose top card just landed (highlighted for a moment)."""
-        t = self.table
-        ev = t.last_event
-        if ev is None or t.highlight_until <= t.clock.now():
-            return ()
-        pos = t.position
-        if ev.spat:
-            return tuple(i for i, _ in ev.spat)
-        if ev.card is not None and hasattr(ev.action, "pile"):
-            pile = getattr(ev.action, "pile", 0)
-            if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
-                return (pile,)
+@lru_cache(maxsize=64)
+def _side_lines(side: Side, p: Player) -> tuple[Strip, ...]:
+    right = p is Player.RIGHT
+    head = Text()
+    head.append(player_name(p), NAME_STYLE)
+    head.append(f"  {side.total} cards")
+    head.append(f" · {len(side.spit)} spit", DIM if not side.spit else "")
+    lines = [_fit(head, SIDE_W, right)]
+    boxes = [box_strips(s.cards[-1] if s.cards else None, s.up, False) for s in side.slots]
+    for i in range(3):
+        parts = [_LEAD] if right else []
+        for b in boxes:
+            parts += (b[i], _GAP)
+        lines.append(_fit(Strip.join(parts), SIDE_W))
+    counts = Text(" " if right else "")
+    for s in side.slots:
+        n = len(s.cards)
+        counts.append(f"{n}".center(CARD_W) if n else " " * CARD_W, DIM)
+        counts.append(" " * (COL_W - CARD_W))
+    lines.append(_fit(counts, SIDE_W))
+    return tuple(lines)
+
+
+def lit_piles(table: Table) -> tuple[int, ...]:
+    """Piles whose top card just landed (highlighted for a moment)."""
+    ev = table.last_event
+    if ev is None or table.highlight_until <= table.clock.now():
         return ()
+    pos = table.position
+    if ev.spat:
+        return tuple(i for i, _ in ev.spat)
+    if ev.card is not None and hasattr(ev.action, "pile"):
+        pile = getattr(ev.action, "pile", 0)
+        if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
+            return (pile,)
+    return ()
 
-    def render(self) -> Text:
-        t = self.table
-        pos = t.position
-        lit = self._lit()
-        n = len(pos.piles)
-        half = CENTRE_W // n
-        names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
-        lines = [Text("".join(name.center(half) for name in names), style=DIM)]
-        boxes = [
-            card_box(pile[-1] if pile else None, highlight=i in lit)
-            for i, pile in enumerate(pos.piles)
-        ]
-        for r in range(3):
-            line = Text()
-            for b in boxes:
-                left = (half - CARD_W) // 2
-                line.append(" " * left)
-                line.append_text(b[r])
-                line.append(" " * (half - CARD_W - left))
-            lines.append(line)
-        sizes = [f"{len(p)} card{'s' if len(p) != 1 else ''}" for p in pos.piles]
-        lines.append(Text("".join(s.center(half) for s in sizes)))
-        lines.append(Text(""))
-        for row in shown_rows(t):
-            legend = f"◂ {row_legend(t, row)} ▸"
-            lines.append(Text(legend.center(CENTRE_W), DIM))
-        return Text("\n").join(lines)
+
+def centre_lines(table: Table) -> tuple[Strip, ...]:
+    """The spit piles with their top cards and sizes (5 lines)."""
+    return _centre_lines(table.position.piles, lit_piles(table))
+
+
+@lru_cache(maxsize=64)
+def _centre_lines(piles: tuple[tuple[Card, ...], ...], lit: tuple[int, ...]) -> tuple[Strip, ...]:
+    n = len(piles)
+    half = CENTRE_W // n
+    names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
+    lines = [_fit(Text("".join(name.center(half) for name in names), style=DIM), CENTRE_W)]
+    boxes = [
+        box_strips(pile[-1] if pile else None, True, i in lit) for i, pile in enumerate(piles)
+    ]
+    left = Strip.blank((half - CARD_W) // 2)
+    right = Strip.blank(half - CARD_W - (half - CARD_W) // 2)
+    for r in range(3):
+        parts: list[Strip] = []
+        for b in boxes:
+            parts += (left, b[r], right)
+        lines.append(_fit(Strip.join(parts), CENTRE_W))
+    sizes = [f"{len(p)} card{'s' if len(p) != 1 else ''}" for p in piles]
+    lines.append(_fit(Text("".join(s.center(half) for s in sizes)), CENTRE_W))
+    return tuple(lines)
+
+
+def keys_lines(table: Table) -> list[Strip]:
+    """The keys under each player's stockpiles, from the one key table, and
+    between them what each key row does now."""
+    pos = table.position
+    return list(_keys_lines(pos.phase, pos.single_pile, table.game.options.manual_flip))
+
+
+@lru_cache(maxsize=32)
+def _keys_lines(phase: Phase, single: bool, manual_flip: bool) -> tuple[Strip, ...]:
+    rows = shown_rows(manual_flip)
+    legend = [
+        _fit(Text(f"◂ {row_legend(phase, single, row)} ▸".center(CENTRE_W), DIM), CENTRE_W)
+        for row in rows
+    ]
+    cols = zip(
+        key_lines(phase, rows, Player.LEFT), legend, key_lines(phase, rows, Player.RIGHT),
+        strict=True,
+    )
+    return tuple(Strip.join(parts) for parts in cols)
+
+
+def key_lines(phase: Phase, rows: list[Row], p: Player) -> list[Strip]:
+    lead = " " if p is Player.RIGHT else ""
+    dim_fill = phase in (Phase.SLAP, Phase.OVER)
+    lines = []
+    for row in rows:
+        keys = Text(lead)
+        style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else KEY_STYLE
+        for slot in range(SLOTS):
+            keys.append(f" [{label(key_for(p, row, slot))}] "[:CARD_W], style)
+            keys.append(" " * (COL_W - CARD_W))
+        lines.append(_fit(keys, SIDE_W))
+    return lines
 
 
 _MESSAGE_STYLE = {
@@ -201,24 +292,44 @@ _MESSAGE_STYLE = {
 _MESSAGE_MARK = {Outcome.ILLEGAL: "✗ ", Outcome.LOST_RACE: "⚡ ", Outcome.IGNORED: "· "}
 
 
-class MessageView(TableView):
-    """Why the last key of one player was refused, beside that player, for a moment."""
+def message_lines(table: Table, p: Player) -> list[Strip]:
+    """Why the player's last key was refused, wrapped to two lines of his half."""
+    m = table.message(p)
+    right = p is Player.RIGHT
+    if m is None:
+        return [Strip.blank(MESSAGE_W)] * 2
+    text = Text(_MESSAGE_MARK.get(m.kind, "") + m.text, _MESSAGE_STYLE.get(m.kind, ""))
+    wrapped = list(text.wrap(_CONSOLE, MESSAGE_W - 1))[:2]
+    lines = [_fit(line, MESSAGE_W, right) for line in wrapped]
+    return lines + [Strip.blank(MESSAGE_W)] * (2 - len(lines))
 
-    def __init__(self, table: Table, player: Player, *, id: str | None = None):
-        super().__init__(table, id=id, classes=f"message {player.label}")
-        self.player = player
+
+class BoardView(LinesView):
+    """The whole table in one widget: both players' stockpiles with the spit
+    piles between them, the keys under them (with what each row does now), and
+    each player's messages. A key press repaints only the lines it changed."""
 
     def state(self) -> object:
-        return self.table.message(self.player)
+        t = self.table
+        pos = t.position
+        return (
+            pos.sides, pos.piles, lit_piles(t), pos.phase, t.game.options.manual_flip,
+            t.message(Player.LEFT), t.message(Player.RIGHT),
+        )
 
-    def render(self) -> Text:
-        m = self.table.message(self.player)
-        if m is None:
-            return Text("")
-        text = Text(_MESSAGE_MARK.get(m.kind, "") + m.text, _MESSAGE_STYLE.get(m.kind, ""))
-        if self.player is Player.RIGHT:
-            text.justify = "right"
-        return text
+    def lines(self) -> list[Text | Strip]:
+        t = self.table
+        out: list[Text | Strip] = []
+        board = zip(
+            side_lines(t, Player.LEFT), centre_lines(t), side_lines(t, Player.RIGHT), strict=True
+        )
+        out += [Strip.join(parts) for parts in board]
+        out.append(_BLANK_LINE)
+        out += keys_lines(t)
+        out.append(_BLANK_LINE)
+        msgs = zip(message_lines(t, Player.LEFT), message_lines(t, Player.RIGHT), strict=True)
+        out += [Strip.join(parts) for parts in msgs]
+        return out
 
 
 def clock_text(seconds: float) -> str:

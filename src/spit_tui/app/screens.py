@@ -8,20 +8,16 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import (
-    CentreView,
+    BoardView,
     HeaderBar,
-    MessageView,
     Scoreboard,
-    SideView,
     TableView,
 )
-from spit_tui.engine import Player
 from spit_tui.table import Table
 
 if TYPE_CHECKING:
@@ -31,14 +27,8 @@ MIN_W, MIN_H = 80, 24
 
 
 def board_widgets(table: Table, prefix: str = "") -> ComposeResult:
-    """Both sides and the centre piles, then each player's message line."""
-    with Horizontal(classes="board"):
-        yield SideView(table, Player.LEFT, id=f"{prefix}side-left")
-        yield CentreView(table, id=f"{prefix}centre", classes="centre")
-        yield SideView(table, Player.RIGHT, id=f"{prefix}side-right")
-    with Horizontal(classes="messages"):
-        yield MessageView(table, Player.LEFT, id=f"{prefix}msg-left")
-        yield MessageView(table, Player.RIGHT, id=f"{prefix}msg-right")
+    """Both sides and the centre piles, the keys, then each player's messages."""
+    yield BoardView(table, id=f"{prefix}board", classes="board")
 
 
 class GameScreen(Screen[None]):
@@ -55,11 +45,10 @@ class GameScreen(Screen[None]):
         return self.table
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="frame"):
-            yield HeaderBar(self.table, id="header")
-            yield Banner(self.table, id="banner")
-            yield from board_widgets(self.table)
-            yield Scoreboard(self.table, id="scoreboard")
+        yield HeaderBar(self.table, id="header")
+        yield Banner(self.table, id="banner")
+        yield from board_widgets(self.table)
+        yield Scoreboard(self.table, id="scoreboard")
 
     def on_mount(self) -> None:
         self.views = list(self.query(TableView))
