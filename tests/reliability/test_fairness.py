@@ -1,0 +1,65 @@
+"""Fairness (issue 6): both players press for the same spit pile within a
+millisecond, in random order, through the app's real key path (bytes parsed by
+Textual and handed to the driver in one read, as a terminal delivers two keys
+pressed together). Exactly one card is played each time, always the one whose
+key arrived first; the other is refused as too late. The split of wins must
+mirror the send order: neither half of the keyboard is favoured.
+
+SPIT_FAIR_RACES=N changes the number of races (default 1,000).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from appkit import make_app
+from relkit import DriverInput, flush
+
+from spit_tui.app.walkthrough import complete
+from spit_tui.engine import Game, Phase, Player, parse_position
+from spit_tui.players.keymap import Row, key_for
+from spit_tui.table import Outcome
+
+# Both can play slot 1 onto either pile: the left's 7h and the right's 9d on 8s / 8h.
+RACE = "play 1 two - :7h/4c:Kc/-/-/- TcTd 8s/8h :9d/5s:Kd/-/-/- 2h2d 0,0"
+RACES = int(os.environ.get("SPIT_FAIR_RACES", "1000"))
+
+
+async def test_simultaneous_presses_first_key_wins_and_no_half_is_favoured() -> None:
+    start = complete(parse_position(RACE))
+    app = make_app(start)
+    rng = random.Random(6)
+    sent_first = {Player.LEFT: 0, Player.RIGHT: 0}
+    won = {Player.LEFT: 0, Player.RIGHT: 0}
+    async with app.run_test(size=(100, 30)) as pilot:
+        feed = DriverInput(app)
+        table = app.table
+        for i in range(RACES):
+            table.new_game(Game(position=start))
+            pile = rng.randrange(2)
+            row = Row.PILE_A if pile == 0 else Row.PILE_B
+            first = rng.choice([Player.LEFT, Player.RIGHT])
+            keys = key_for(first, row, 0) + key_for(first.other, row, 0)
+            if rng.randrange(4) == 0:
+                keys = keys.upper()  # Caps Lock on: the same keys
+            n = len(table.decisions)
+            before = len(table.position.piles[pile])
+            await feed.send(pilot, keys)
+            a, b = list(table.decisions)[n:]
+            assert table.position.phase is Phase.PLAY
+            assert len(table.position.piles[pile]) == before + 1, f"race {i}: {keys!r}"
+            assert len(table.position.piles[1 - pile]) == 1
+            assert (a.player, a.outcome) == (first, Outcome.APPLIED), (i, keys, a)
+            assert (b.player, b.outcome) == (first.other, Outcome.LOST_RACE), (i, keys, b)
+            assert b.message.startswith("too late")
+            played = table.position.pile_top(pile)
+            assert str(played) == ("7h" if first is Player.LEFT else "9d")
+            sent_first[first] += 1
+            won[a.player] += 1
+        await flush(pilot)
+    assert won == sent_first
+    print(
+        f"\nFAIRNESS: {RACES} races; left first {sent_first[Player.LEFT]}, won "
+        f"{won[Player.LEFT]}; right first {sent_first[Player.RIGHT]}, won {won[Player.RIGHT]}"
+    )
