@@ -101,3 +101,25 @@ async def test_demo_any_key_starts_a_game_for_two_people() -> None:
         app.tick()
         await settle(pilot)
         assert len(table.decisions) == n  # nobody plays for the humans any more
+
+
+async def test_demo_deals_again_after_a_game_ends() -> None:
+    from spit_tui.app.computer import DEMO_RESTART_S
+
+    over = "over:L 3 one:R - -/-/-/-/- - 2c3c4c :5c/-/-/-/- - 0,0"
+    clock = VirtualClock()
+    table = Table(Game(position=parse_position(over)), clock)
+    app = ComputerApp(
+        computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app._demo_watch()  # what the table's announcement of the last card does
+        clock.advance(DEMO_RESTART_S - 0.5)
+        assert table.game.over
+        clock.advance(1.0)
+        app.tick()
+        await settle(pilot)
+        assert not table.game.over and table.position.round == 1
+        clock.advance(10)
+        assert any(d.source == "bot" for d in table.decisions)
