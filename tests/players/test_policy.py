@@ -63,3 +63,14 @@ def test_random_policy_uses_every_candidate() -> None:
     rng = random.Random(3)
     seen = {RandomPolicy().choose(view, cands, rng) for _ in range(200)}
     assert seen == set(cands)
+
+
+def test_face_down_cards_change_nothing_the_policy_sees() -> None:
+    # The same table twice; only the face-down cards (stockpiles and spit cards) differ.
+    a = "play 1 two - 2c3c:5h/4d:Kd/:6d/-/- 9s8s 4s/Ac :9h/Jc:2h/-/-/- 7d7h 0,0"
+    b = "play 1 two - 7d7h:5h/3c:Kd/:6d/-/- Jc4d 4s/Ac :9h/8s:2h/-/-/- 2c9s 0,0"
+    va, vb = view_of(parse_position(a), L), view_of(parse_position(b), L)
+    assert va == vb
+    for kind in ("easy", "normal", "full", "random"):
+        for seed in range(10):
+            assert choose(a, kind, seed) == choose(b, kind, seed)
