@@ -23,7 +23,6 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
-from spit_tui.app.help import HelpScreen
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
 from spit_tui.clock import GameClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position
@@ -119,10 +118,12 @@ class SpitApp(App[None]):
         if self.real_time:
             if not self._pause_reasons:
                 self.clock.tick(self.game_now())
-            if isinstance(screen, HelpScreen) and screen.table is not None:
-                screen.table.clock.tick(self.real_now())
-        if isinstance(screen, GameScreen | HelpScreen):
-            screen.sync()
+            page_table = getattr(screen, "page_table", None)  # the help screen's live page
+            if isinstance(page_table, Table):
+                page_table.clock.tick(self.real_now())
+        sync = getattr(screen, "sync", None)
+        if sync is not None:
+            sync()
         self._wake_for_next_event()
 
     def _wake_for_next_event(self) -> None:
@@ -195,6 +196,8 @@ class SpitApp(App[None]):
     # -- non-game keys ----------------------------------------------------------------
 
     def action_help(self) -> None:
+        from spit_tui.app.help import HelpScreen  # loaded on first use: a faster start
+
         top = self.screen
         if isinstance(top, HelpScreen):
             top.dismiss()

@@ -143,12 +143,15 @@ class LinesView(TableView):
         return Strip.blank(width, self.rich_style)
 
 
-_CONSOLE = Console(width=200, color_system="truecolor", legacy_windows=False)
+@lru_cache(maxsize=1)
+def _console() -> Console:
+    """A console only for turning text into segments (styles, widths)."""
+    return Console(width=200, color_system="truecolor", legacy_windows=False)
 
 
 def to_strip(text: Text) -> Strip:
     text.end = ""
-    return Strip(list(text.render(_CONSOLE)), text.cell_len)
+    return Strip(list(text.render(_console())), text.cell_len)
 
 
 @lru_cache(maxsize=1024)
@@ -299,7 +302,7 @@ def message_lines(table: Table, p: Player) -> list[Strip]:
     if m is None:
         return [Strip.blank(MESSAGE_W)] * 2
     text = Text(_MESSAGE_MARK.get(m.kind, "") + m.text, _MESSAGE_STYLE.get(m.kind, ""))
-    wrapped = list(text.wrap(_CONSOLE, MESSAGE_W - 1))[:2]
+    wrapped = list(text.wrap(_console(), MESSAGE_W - 1))[:2]
     lines = [_fit(line, MESSAGE_W, right) for line in wrapped]
     return lines + [Strip.blank(MESSAGE_W)] * (2 - len(lines))
 

@@ -44,6 +44,11 @@ class HelpScreen(Screen[None]):
     def game_table(self) -> Table | None:
         return self.table
 
+    @property
+    def page_table(self) -> Table | None:
+        """The live page's table, whose clock the app drives while help is up."""
+        return self.table
+
     def compose(self) -> ComposeResult:
         placeholder = self._placeholder()
         with Vertical(classes="frame"):

@@ -1,0 +1,264 @@
+"""Key press to visible change, and start-up to first frame, measured end to end
+in a real terminal: tmux on a private socket, `send-keys`, then `capture-pane`
+polled until the screen changes. spit-tui and a minimal echo app (echo_app.py)
+are measured in the same run, alternately, so the machine's load hits both.
+
+    python benchmarks/latency.py [--json] [--runs N] [--quick]
+
+Floors (issue 3): median latency within 1.25x of the echo app, p95 under 25 ms,
+start-up within 1.5x of the echo app.
+
+spit-tui starts from a position (``--position``) in which every key of the run
+plays a card: the left player climbs pile a, the right player pile b, one card
+per key, alternating. The header's round clock is left out of the comparison
+(it changes by itself once a second); capture-pane without -e sees text only,
+so colour-only changes (a highlight fading) never count as a key's effect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+SIZE = (100, 30)
+SETTLE_S = 0.06  # idle time between keys: each key is measured on its own
+TIMEOUT_S = 2.0
+
+# Left: pile a from 8♠ up to 7 and beyond; right: pile b from 8♥. Five stockpiles
+# each, every revealed card the next rank (slot 5 first, then 4, 3, 2, 1).
+BENCH_POSITION = (
+    "play 1 two - :Ts/9s:8c/7c6c:5c/4c3c2c:Ac/KcQcJcTc:9c - 8s/8h "
+    ":Th/9h:8d/7d6d:5d/4d3d2d:Ad/KdQdJdTd:9d - 0,0"
+)
+LEFT_KEYS = "t" * 5 + "r" * 4 + "e" * 3 + "w" * 2 + "q"
+RIGHT_KEYS = ";" * 5 + "l" * 4 + "k" * 3 + "j" * 2 + "h"
+
+
+def bench_position() -> str:
+    from spit_tui.app.walkthrough import complete
+    from spit_tui.engine import format_position, parse_position
+
+    return format_position(complete(parse_position(BENCH_POSITION)))
+
+
+def spit_keys() -> list[str]:
+    """Alternating left/right plays; the left's last card would end the round,
+    so the run stops one short of it."""
+    keys = [k for pair in zip(LEFT_KEYS, RIGHT_KEYS, strict=True) for k in pair]
+    return keys[:-2]
+
+
+class Tmux:
+    """One tmux server on a private socket, one session running `argv`.
+
+    method "process" (the default, as specified): every `send-keys` and every
+    `capture-pane` poll is its own tmux command, so each costs a process start
+    (a few ms) and the figures include that fixed cost for both apps alike.
+    method "control": one control-mode client carries the commands over a pipe,
+    so a poll costs a round trip; this shows the apps' own latency more sharply.
+    """
+
+    def __init__(
+        self, argv: list[str], size: tuple[int, int] = SIZE, method: str = "process"
+    ) -> None:
+        self.sock = f"spit-bench-{uuid.uuid4().hex[:8]}"
+        self.argv = argv
+        self.size = size
+        self.method = method
+        self.ctl: subprocess.Popen[str] | None = None
+
+    def _tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-L", self.sock, "-f", os.devnull, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    def start(self) -> float:
+        w, h = self.size
+        cmd = " ".join(_quote(a) for a in self.argv)
+        self._tmux("new-session", "-d", "-s", "bench", "-x", str(w), "-y", str(h), "sleep 30")
+        self._tmux("set-option", "-g", "window-size", "manual")
+        if self.method == "process":
+            t0 = time.perf_counter()
+            self._tmux("respawn-pane", "-k", "-t", "bench", cmd)
+            return t0
+        self.ctl = subprocess.Popen(
+            ["tmux", "-L", self.sock, "-C", "attach-session", "-t", "bench", "-f", "no-output"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self._command("refresh-client -f no-output")
+        t0 = time.perf_counter()
+        self._command(f"respawn-pane -k -t bench {_quote(cmd)}")
+        return t0
+
+    def _command(self, line: str) -> list[str]:
+        """Run one tmux command through the control client; its output lines."""
+        ctl = self.ctl
+        assert ctl is not None and ctl.stdin is not None and ctl.stdout is not None
+        ctl.stdin.write(line + "\n")
+        ctl.stdin.flush()
+        out: list[str] = []
+        inside = False
+        while True:
+            got = ctl.stdout.readline()
+            if not got:
+                raise RuntimeError("tmux control client went away")
+            got = got.rstrip("\n")
+            if got.startswith("%begin"):
+                inside = True
+                out = []
+            elif got.startswith(("%end", "%error")) and inside:
+                return out
+            elif inside:
+                out.append(got)
+
+    def capture(self) -> str:
+        if self.ctl is None:
+            return self._tmux("capture-pane", "-p", "-t", "bench").stdout
+        return "\n".join(self._command("capture-pane -p -t bench"))
+
+    def send(self, key: str) -> None:
+        if self.ctl is None:
+            # a lone ";" separates tmux commands: escape it
+            self._tmux("send-keys", "-t", "bench", "-l", "\\;" if key == ";" else key)
+        else:
+            self._command(f"send-keys -t bench -l {_quote(key)}")
+
+    def kill(self) -> None:
+        if self.ctl is not None:
+            self.ctl.kill()
+            self.ctl.wait()
+        self._tmux("kill-server")
+
+
+def _quote(a: str) -> str:
+    return "'" + a.replace("'", "'\\''") + "'"
+
+
+def _body(screen: str, skip_first_line: bool) -> str:
+    lines = screen.splitlines()
+    return "\n".join(lines[1:] if skip_first_line else lines)
+
+
+def measure(
+    argv: list[str], keys: list[str], marker: str, *, skip_header: bool, method: str = "process"
+) -> tuple[float, list[float]]:
+    """Start `argv` in tmux; return (start-up seconds, per-key latencies in seconds)."""
+    tm = Tmux(argv, method=method)
+    try:
+        t0 = tm.start()
+        deadline = t0 + 10.0
+        while marker not in tm.capture():
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"{argv[-1]!r} never showed {marker!r}")
+        startup = time.perf_counter() - t0
+        time.sleep(0.3)  # let start-up work (and the D13 guard) pass
+        lat: list[float] = []
+        for k in keys:
+            before = _body(tm.capture(), skip_header)
+            t = time.perf_counter()
+            tm.send(k)
+            while _body(tm.capture(), skip_header) == before:
+                if time.perf_counter() - t > TIMEOUT_S:
+                    raise RuntimeError(f"no visible change after key {k!r}")
+            lat.append(time.perf_counter() - t)
+            time.sleep(SETTLE_S)
+        return startup, lat
+    finally:
+        tm.kill()
+
+
+def _stats(xs: list[float]) -> dict[str, float]:
+    s = sorted(xs)
+    p95 = s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
+    return {
+        "n": len(s),
+        "median_ms": round(statistics.median(s) * 1000, 2),
+        "p95_ms": round(p95 * 1000, 2),
+        "min_ms": round(s[0] * 1000, 2),
+        "max_ms": round(s[-1] * 1000, 2),
+    }
+
+
+def run(runs: int = 4, method: str = "process") -> dict[str, Any]:
+    """Measure both apps `runs` times each, interleaved; return the figures and floors."""
+    if shutil.which("tmux") is None:
+        raise RuntimeError("tmux is not installed")
+    py = sys.executable
+    spit_argv = [py, "-m", "spit_tui", "--position", bench_position()]
+    echo_argv = [py, str(HERE / "echo_app.py")]
+    keys = spit_keys()
+    lat: dict[str, list[float]] = {"spit-tui": [], "echo": []}
+    start: dict[str, list[float]] = {"spit-tui": [], "echo": []}
+    for _ in range(runs):
+        s, xs = measure(echo_argv, keys, "echo ready", skip_header=False, method=method)
+        start["echo"].append(s)
+        lat["echo"] += xs
+        s, xs = measure(spit_argv, keys, "pile a", skip_header=True, method=method)
+        start["spit-tui"].append(s)
+        lat["spit-tui"] += xs
+    out: dict[str, Any] = {"method": method, "runs": runs}
+    for name in lat:
+        out[name] = {
+            "latency": _stats(lat[name]),
+            "startup_ms": round(statistics.median(start[name]) * 1000, 1),
+        }
+    ratio = out["spit-tui"]["latency"]["median_ms"] / out["echo"]["latency"]["median_ms"]
+    start_ratio = out["spit-tui"]["startup_ms"] / out["echo"]["startup_ms"]
+    out["latency_ratio"] = round(ratio, 3)
+    out["startup_ratio"] = round(start_ratio, 3)
+    out["floors"] = {
+        "median_within_1.25x": ratio <= 1.25,
+        "p95_under_25ms": out["spit-tui"]["latency"]["p95_ms"] < 25,
+        "startup_within_1.5x": start_ratio <= 1.5,
+    }
+    out["ok"] = all(out["floors"].values())
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--runs", type=int, default=4, help="app starts per app (default 4)")
+    ap.add_argument("--quick", action="store_true", help="one run each")
+    ap.add_argument(
+        "--method",
+        choices=["process", "control"],
+        default="process",
+        help="process: a tmux command per poll (default); control: one control-mode client",
+    )
+    args = ap.parse_args(argv)
+    res = run(1 if args.quick else args.runs, args.method)
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        for name in ("spit-tui", "echo"):
+            r = res[name]
+            lt = r["latency"]
+            print(
+                f"{name:9} key->screen median {lt['median_ms']:6.2f} ms  p95 {lt['p95_ms']:6.2f} ms"
+                f"  (n={lt['n']})   start-up {r['startup_ms']:7.1f} ms"
+            )
+        print(f"latency ratio {res['latency_ratio']}  start-up ratio {res['startup_ratio']}")
+        for k, v in res["floors"].items():
+            print(f"  {k}: {'ok' if v else 'MISSED'}")
+    return 0 if res["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
