@@ -39,7 +39,11 @@ seeded Random. For a play of card c from slot s onto pile p:
 - **Say "spit"** as soon as it is allowed: there is nothing to gain by waiting.
 
 Levels weaken this on purpose: "easy" only knows "play before fill" and
-"reveal"; "normal" adds chains; "hard" and "expert" use all of it. The
+"reveal"; "normal" adds chains and emptying slots; "hard" and "expert" use
+all of it. With the same hands on both sides the full policy beats the
+normal one in about 62% of games and a random chooser in about 87%
+(benchmarks/bots.py); most of its edge over "normal" comes from not handing
+the opponent plays. The
 `RandomPolicy` picks uniformly among the same candidates (and slaps a random
 pile): the baseline that shows the strategy is worth something on its own.
 """
