@@ -113,10 +113,21 @@ def test_d05_a_lost_race_is_reported_as_too_late_not_as_illegal() -> None:
     r = refused(g, Play(R, 0, 0))
     assert r.kind is RefusalKind.LOST_RACE and r.kind is not RefusalKind.ILLEGAL
     assert str(r.kind) == "too late"
-    assert str(r).startswith("too late: too late: the left player got there first")
+    assert str(r).startswith("too late: the left player got there first [R1a @ ")
     # the same move without the race (fresh game, pile already on 8) is illegal
     h = game(RACE.replace("*7s/Kc", "*7s8h/Kc").replace(":8h/", ":Ah/"))
     assert refused(h, Play(R, 0, 0)).kind is RefusalKind.ILLEGAL
+
+
+def test_d05_own_move_in_between_makes_it_illegal_not_a_race() -> None:
+    # Right plays on pile b; left then plays 8h from stockpile 1 onto pile a,
+    # which turns up the 3c beneath it. Left pressing stockpile 1 again is a
+    # plain mistake: his own move changed the slot, not the opponent's card.
+    g = game("play 1 two - 3c:8h/:2c/-/-/- - *7s/Kc :Qd/:9c/-/-/- - 0,0")
+    g.play(R, 0, 1)  # Qd on Kc
+    g.play(L, 0, 0)  # 8h on 7s, 3c turns up
+    r = refused(g, Play(L, 0, 0))
+    assert r.kind is RefusalKind.ILLEGAL and r.reason == "3 does not go on 8"
 
 
 def test_d12_ready_with_nothing_to_spit_while_stuck_changes_nothing() -> None:

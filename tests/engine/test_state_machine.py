@@ -70,6 +70,7 @@ class SpitMachine(RuleBasedStateMachine):
         self.game = Game(options=self.opts, seed=seed, position=start_position(start))
         # our own record of the position before each player's latest applied action
         self.before: list[Position | None] = [None, None]
+        self.last_actor: Player | None = None
         self.applied = 0
         self.refused = 0
 
@@ -88,7 +89,11 @@ class SpitMachine(RuleBasedStateMachine):
                 assert isinstance(action, Ready) and p.phase is Phase.SPIT
                 return
             prev = self.before[1 - action.player]
-            raced = prev is not None and oracle_legal(prev, action, self.opts.manual_flip)
+            raced = (
+                self.last_actor == 1 - action.player
+                and prev is not None
+                and oracle_legal(prev, action, self.opts.manual_flip)
+            )
             assert (out.kind is RefusalKind.LOST_RACE) == raced, (out, action)
         else:
             self.applied += 1
@@ -96,6 +101,7 @@ class SpitMachine(RuleBasedStateMachine):
             assert len(g.log) == n + 1 and g.log[-1] == action
             assert out.position is g.position
             self.before[action.player] = p
+            self.last_actor = action.player
         invariants(g)
 
     @rule(player=st.sampled_from([L, R]), kind=st.integers(0, 4), a=small, b=small)

@@ -31,7 +31,8 @@ class Refusal(Exception):
 
     def __str__(self) -> str:
         where = f" [{self.action} @ {self.position}]" if self.action or self.position else ""
-        return f"{self.kind}: {self.reason}{where}"
+        said = self.reason if self.reason.startswith(self.kind) else f"{self.kind}: {self.reason}"
+        return said + where
 
     def __repr__(self) -> str:
         return f"Refusal({self.kind.name}, {self.reason!r}, {self.action!r})"

@@ -44,6 +44,7 @@ class Game:
         self._before: list[Position | None] = [None, None]
         # Legal play-phase moves of self._pos per player, computed on first use.
         self._moves: list[list[Action] | None] = [None, None]
+        self._last_actor: Player | None = None
 
     @property
     def position(self) -> Position:
@@ -60,8 +61,14 @@ class Game:
         prob = rules.check(self._pos, action, self.options)
         if prob is None or prob[0] is RefusalKind.NOTICE:
             return prob
+        # D5: a lost race needs the opponent to have acted since this player's
+        # own latest action; otherwise the player's own move changed things.
         before = self._before[1 - action.player]
-        if before is not None and rules.check(before, action, self.options) is None:
+        if (
+            self._last_actor == 1 - action.player
+            and before is not None
+            and rules.check(before, action, self.options) is None
+        ):
             other = Player(1 - action.player).label
             return RefusalKind.LOST_RACE, f"too late: the {other} player got there first"
         return prob
@@ -85,6 +92,7 @@ class Game:
             self.verify(action)  # raises with the full reason (D5 included)
         event = self._do(action)
         self._before[action.player] = before
+        self._last_actor = action.player
         self._pos = event.position
         self._moves = [None, None]
         self.log.append(action)

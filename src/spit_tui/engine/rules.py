@@ -54,7 +54,9 @@ def check_play(pos: Position, a: Play) -> Problem | None:
     if (p := _slot_problem(side, a.slot, "play")) is not None:
         return p
     if not 0 <= a.pile < len(pos.piles):
-        return RefusalKind.ILLEGAL, "there is only one spit pile this round"
+        if pos.single_pile and a.pile == 1:
+            return RefusalKind.ILLEGAL, "there is only one spit pile this round"
+        return RefusalKind.ILLEGAL, "there is no such spit pile"
     top = pos.pile_top(a.pile)
     c = side.slots[a.slot].cards[-1]
     if top is None:
