@@ -4,6 +4,7 @@ headless matches. Bad arguments get one line on stderr and exit status 2."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import NoReturn
 
@@ -90,6 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="watch two computer players; any key starts a normal game",
     )
+    p.add_argument(
+        "--decision-log",
+        metavar="FILE",
+        help=(
+            "write every decision (each key press and computer move: applied, illegal, "
+            "too late or ignored) to FILE, one JSON line each, as it happens; for tools "
+            "and benchmarks (also: environment variable SPIT_DECISION_LOG)"
+        ),
+    )
     return p
 
 
@@ -143,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--level needs --vs-computer or --demo")
     if args.computer_side is not None and not args.vs_computer:
         return _fail("--computer-side needs --vs-computer")
+    from spit_tui.app import SpitApp
+
+    app: SpitApp
     if args.vs_computer or args.demo:
         from spit_tui.app.computer import ComputerApp
         from spit_tui.engine import Player
@@ -150,17 +163,27 @@ def main(argv: list[str] | None = None) -> int:
         level = args.level or "normal"
         side = Player.LEFT if args.computer_side == "left" else Player.RIGHT
         seats = {p: level for p in (Player.LEFT, Player.RIGHT)} if args.demo else {side: level}
-        ComputerApp(
+        app = ComputerApp(
             computer=seats,
             demo=args.demo,
             bot_seed=args.seed,
             options=options,
             seed=args.seed,
             position=position,
-        ).run()
+        )
+    else:
+        app = SpitApp(options=options, seed=args.seed, position=position)
+    log_path = args.decision_log or os.environ.get("SPIT_DECISION_LOG") or None
+    if log_path is None:
+        app.run()
         return 0
-    from spit_tui.app import SpitApp
+    from spit_tui.decision_log import DecisionLog
 
-    app = SpitApp(options=options, seed=args.seed, position=position)
-    app.run()
+    try:
+        log = DecisionLog(log_path)
+    except OSError as e:
+        return _fail(f"--decision-log: {e.strerror or e}: {log_path}")
+    with log:
+        log.attach(app.table)
+        app.run()
     return 0

@@ -33,7 +33,7 @@ from spit_tui.engine import (
     Slap,
     format_action,
 )
-from spit_tui.players.keymap import Intent, Row
+from spit_tui.players.keymap import Intent, Row, key_for
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
 STALE_S = 0.3  # D13: slap/ready keys this soon after their phase appears are ignored
@@ -60,6 +60,7 @@ class Decision(NamedTuple):
     action: str  # notation of the action tried, "" if the key meant nothing now
     outcome: Outcome
     message: str
+    key: str = ""  # the key pressed, as in the key table ("q", ";"); "" for a bot's move
 
 
 class Message(NamedTuple):
@@ -146,10 +147,13 @@ class Table:
 
     def submit_intent(self, intent: Intent, source: str = "key") -> Decision:
         """A key press: give it its meaning in the current phase, then decide."""
+        key = key_for(intent.player, intent.row, intent.slot)
         action = self.interpret(intent)
         if action is None:
-            return self._decide(intent.player, source, "", Outcome.IGNORED, self._idle_reason())
-        return self.submit(action, source)
+            return self._decide(
+                intent.player, source, "", Outcome.IGNORED, self._idle_reason(), key
+            )
+        return self.submit(action, source, key)
 
     def interpret(self, intent: Intent) -> Action | None:
         pos = self.game.position
@@ -178,39 +182,43 @@ class Table:
             return "the game is over"
         return "that key does nothing now"
 
-    def submit(self, action: Action, source: str = "key") -> Decision:
-        """Decide one action, in arrival order. Never raises for a player's mistake."""
+    def submit(self, action: Action, source: str = "key", key: str = "") -> Decision:
+        """Decide one action, in arrival order. Never raises for a player's mistake.
+
+        `key` is the key that asked for it, if any: it is kept on the Decision."""
         p = action.player
         text = format_action(action)
         if self.paused:
-            return self._decide(p, source, text, Outcome.IGNORED, "paused")
+            return self._decide(p, source, text, Outcome.IGNORED, "paused", key)
         now = self.clock.now()
         if isinstance(action, Ready | Slap):
             if self.countdown_ends is not None:
-                return self._decide(p, source, text, Outcome.IGNORED, "spit coming: get ready")
+                return self._decide(p, source, text, Outcome.IGNORED, "spit coming: get ready", key)
             shown = self.phase_shown_at
             pos = self.game.position
             if pos.phase is Phase.SPIT and any(pos.piles) and not self.stuck_shown:
-                return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit call")
+                return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit call", key)
             if now < shown + self.stale_s:
                 what = "slap" if isinstance(action, Slap) else "ready"
-                return self._decide(p, source, text, Outcome.IGNORED, f"too soon: {what} ignored")
+                return self._decide(
+                    p, source, text, Outcome.IGNORED, f"too soon: {what} ignored", key
+                )
         elif self.countdown_ends is not None:
-            return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit")
+            return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit", key)
         problem = self.game.problem(action)
         if problem is not None:
             kind, reason = problem
-            return self._decide(p, source, text, _REFUSAL_OUTCOME[kind], reason)
+            return self._decide(p, source, text, _REFUSAL_OUTCOME[kind], reason, key)
         if isinstance(action, Ready) and self.game.waiting_for() == (p,):
             # The last ready: count down before the engine hears it, so no card
             # can be played before the spit cards land.
             self._pending_ready = p
             self.countdown_ends = now + self.countdown_s
             self._countdown = self.clock.call_later(self.countdown_s, self._spit)
-            return self._decide(p, source, text, Outcome.APPLIED, "")
+            return self._decide(p, source, text, Outcome.APPLIED, "", key)
         event = self.game.apply(action)
         self._after(event)
-        return self._decide(p, source, text, Outcome.APPLIED, "")
+        return self._decide(p, source, text, Outcome.APPLIED, "", key)
 
     def _spit(self) -> None:
         p = self._pending_ready
@@ -256,10 +264,12 @@ class Table:
             self.phase_shown_at = self.clock.now()
             self._notify()
 
-    def _decide(self, p: Player, source: str, text: str, outcome: Outcome, why: str) -> Decision:
+    def _decide(
+        self, p: Player, source: str, text: str, outcome: Outcome, why: str, key: str = ""
+    ) -> Decision:
         now = self.clock.now()
         self._seq += 1
-        d = Decision(self._seq, now, p, source, text, outcome, why)
+        d = Decision(self._seq, now, p, source, text, outcome, why, key)
         self.decisions.append(d)
         self.counts[outcome] += 1
         if outcome is not Outcome.APPLIED and why and source == "key":
