@@ -180,3 +180,15 @@ async def test_game_over_then_enter_starts_a_new_game() -> None:
         assert t.position.phase is Phase.SPIT and t.position.round == 1
         assert t.rounds == []
         assert sum(s.total for s in t.position.sides) == 52
+
+
+async def test_a_key_of_neither_half_gets_a_hint_in_the_header() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        text = await screen_text(pilot)
+        assert "Space is not a game key" in text
+        before = len(app.table.decisions)
+        await pilot.press("question_mark")
+        assert "? is not a game key" in await screen_text(pilot)
+        assert len(app.table.decisions) == before  # neither key reached the table

@@ -23,6 +23,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
+from spit_tui.app.board import HeaderBar
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
 from spit_tui.clock import GameClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position
@@ -184,14 +185,29 @@ class SpitApp(App[None]):
             if table is not None:
                 intent = intent_for(event.key, event.character)
                 if intent is not None:
-                    if self.real_time:
-                        self.tick()  # timers due before this key run first
+                    if self.real_time and not self._pause_reasons:
+                        self.clock.tick(self.game_now())  # timers due before this key first
                     table.submit_intent(intent)
                     self._wake_for_next_event()
                     event.stop()
                     event.prevent_default()
                     return
+                if table is self.table:
+                    self._hint_for(event)
         await super().on_event(event)
+
+    def _hint_for(self, event: events.Key) -> None:
+        """A key of neither half that does nothing: say so, briefly, in the header."""
+        if event.key in ("space", "enter", "tab") or (
+            event.character is not None and event.character.isprintable()
+        ):
+            if event.key == "enter" and self.table.position.phase is Phase.OVER:
+                return
+            name = {"space": "Space", "enter": "Enter", "tab": "Tab"}.get(
+                event.key, event.character or event.key
+            )
+            header = self.game_screen.query_one("#header", HeaderBar)
+            header.show_hint(f"{name} is not a game key · F1: help")
 
     # -- non-game keys ----------------------------------------------------------------
 

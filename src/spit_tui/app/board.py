@@ -4,6 +4,7 @@ press repaints two or three small widgets and nothing else."""
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 
 from rich.console import Console
@@ -46,6 +47,8 @@ def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
         return "any key: spit!"
     if phase is Phase.OVER:
         return "game over"
+    if phase is Phase.SLAP and row in (Row.FILL, Row.FLIP):
+        return "(not now)"
     if row is Row.FLIP:
         return "flip a card up"
     if row is Row.FILL:
@@ -193,7 +196,7 @@ def _side_lines(side: Side, p: Player) -> tuple[Strip, ...]:
     right = p is Player.RIGHT
     head = Text()
     head.append(player_name(p), NAME_STYLE)
-    head.append(f"  {side.total} cards")
+    head.append(f"  {side.total} card{'' if side.total == 1 else 's'}")
     head.append(f" · {len(side.spit)} spit", DIM if not side.spit else "")
     lines = [_fit(head, SIDE_W, right)]
     boxes = [box_strips(s.cards[-1] if s.cards else None, s.up, False) for s in side.slots]
@@ -341,11 +344,26 @@ def clock_text(seconds: float) -> str:
 
 
 class HeaderBar(TableView):
-    """Variant, round and round time on the left; the non-game keys on the right."""
+    """Variant, round and round time on the left; the non-game keys on the right,
+    or for a moment a hint about a key that does nothing (Space, Enter, ?)."""
+
+    def __init__(self, table: Table, *, id: str | None = None):
+        super().__init__(table, id=id)
+        self.hint = ""
+        self.hint_until = 0.0  # time.monotonic()
+
+    def show_hint(self, text: str, seconds: float = 2.5) -> None:
+        self.hint = text
+        self.hint_until = time.monotonic() + seconds
+        self.sync()
+
+    def _hint(self) -> str:
+        return self.hint if self.hint and time.monotonic() < self.hint_until else ""
 
     def state(self) -> object:
         t = self.table
-        return (t.position.round, t.game.options, int(t.clock.now() - t.round_started_at))
+        since = int(t.clock.now() - t.round_started_at)
+        return (t.position.round, t.position.phase, t.game.options, since, self._hint())
 
     def render(self) -> Text:
         t = self.table
@@ -361,7 +379,10 @@ class HeaderBar(TableView):
         left.append(f" · {variant} · round {pos.round}{elapsed}")
         if o.manual_flip:
             left.append(" · manual flip")
-        right = Text("F1/Backspace help · Ctrl+Q quit ", DIM)
+        hint = self._hint()
+        right = Text(hint + " ", "bold yellow") if hint else Text(
+            "F1/Backspace help · Ctrl+Q quit ", DIM
+        )
         width = self.size.width or 80
         gap = max(1, width - left.cell_len - right.cell_len)
         return left + Text(" " * gap) + right

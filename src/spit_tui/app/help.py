@@ -75,6 +75,7 @@ class HelpScreen(Screen[None]):
         n = len(PAGES)
         title = Text(f" Help {self.page + 1}/{n} · ", "dim")
         title.append(page.title, "bold")
+        title.append("   (the game waits)", "dim")
         self.query_one("#help-title", Static).update(title)
         body = key_map_text() if page.position is None else Text(page.text)
         if page.position is None:

@@ -73,7 +73,7 @@ class GameScreen(Screen[None]):
 
 
 class QuitScreen(ModalScreen[bool]):
-    """Ctrl+C / Ctrl+Q ask first: Enter or the same key again quits, Esc goes back."""
+    """Ctrl+C / Ctrl+Q ask first: Enter or either key again quits, Esc goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(False)", "back", show=False),
@@ -84,7 +84,7 @@ class QuitScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         text = Text.assemble(
             ("Quit the game?\n\n", "bold"),
-            ("Enter", "bold"), " or ", ("Ctrl+Q", "bold"), " again: quit\n",
+            ("Enter", "bold"), ", ", ("Ctrl+Q", "bold"), " or ", ("Ctrl+C", "bold"), ": quit\n",
             ("Esc", "bold"), ": back to the game (it is paused)",
         )
         yield Static(text, id="quit-box")
