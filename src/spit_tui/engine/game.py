@@ -18,7 +18,7 @@ from .errors import Refusal, RefusalKind
 from .events import Event
 from .notation import format_action, format_position
 from .options import Options
-from .position import PLAYERS, Phase, Player, Position, Side
+from .position import OVER, PLAY, PLAYERS, SLAP, SPIT, Player, Position, Side
 from .rounds import is_stuck, settle, slap
 
 
@@ -42,8 +42,6 @@ class Game:
         self._pos = self.start
         self.log: list[Action] = []
         self._before: list[Position | None] = [None, None]
-        # Legal play-phase moves of self._pos per player, computed on first use.
-        self._moves: list[list[Action] | None] = [None, None]
         self._last_actor: Player | None = None
 
     @property
@@ -52,7 +50,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self._pos.phase is Phase.OVER
+        return self._pos.phase is OVER
 
     # -- the trio -------------------------------------------------------------
 
@@ -84,17 +82,12 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply `action` or raise `Refusal`; on refusal nothing changes."""
         before = self._pos
-        if before.phase is Phase.PLAY:
-            legal = action in self._play_moves(action.player)
-        else:
-            legal = rules.check(before, action, self.options) is None
-        if not legal:
+        if rules.check(before, action, self.options) is not None:
             self.verify(action)  # raises with the full reason (D5 included)
         event = self._do(action)
         self._before[action.player] = before
         self._last_actor = action.player
         self._pos = event.position
-        self._moves = [None, None]
         self.log.append(action)
         return event
 
@@ -136,22 +129,17 @@ class Game:
         """Every action `player` could apply right now (notices excluded)."""
         pos = self._pos
         phase = pos.phase
-        if phase is Phase.PLAY:
-            return list(self._play_moves(player))
-        if phase is Phase.SPIT:
+        if phase is PLAY:
+            return rules.moves(pos, player, self.options)
+        if phase is SPIT:
             return [READIES[player]] if self.can_ready(player) else []
-        if phase is Phase.SLAP:
+        if phase is SLAP:
             return list(SLAPS[player][: len(pos.piles)])
         return []
 
     def can_act(self, player: Player) -> bool:
         return rules.can_act(self._pos, player, self.options)
 
-    def _play_moves(self, player: Player) -> list[Action]:
-        mv = self._moves[player]
-        if mv is None:
-            mv = self._moves[player] = rules.moves(self._pos, player, self.options)
-        return mv
 
     @property
     def stuck(self) -> bool:
@@ -159,7 +147,7 @@ class Game:
 
     def waiting_for(self) -> tuple[Player, ...]:
         """Players whose ready signal the next spit still needs (D12)."""
-        if self._pos.phase is not Phase.SPIT:
+        if self._pos.phase is not SPIT:
             return ()
         return tuple(p for p in rules.spitters(self._pos) if not self._pos.sides[p].ready)
 
@@ -168,29 +156,30 @@ class Game:
     def _do(self, action: Action) -> Event:
         pos = self._pos
         opts = self.options
-        kind = type(action)
-        if kind is Play or kind is Fill or kind is Flip:
-            revealed = None
-            if isinstance(action, Play):
-                pos, card, revealed = rules.move_play(pos, action, opts)
-            elif isinstance(action, Fill):
-                pos, card, revealed = rules.move_fill(pos, action, opts)
-            else:
-                assert isinstance(action, Flip)
-                pos, card = rules.move_flip(pos, action)
-            pos, stuck, end = settle(pos, action.player, opts, self.rng)
-            return Event(action, pos, card, revealed, (), stuck, end, pos.winner)
-        if isinstance(action, Ready):
-            side = pos.sides[action.player]
-            pos = pos.with_side(action.player, Side(side.slots, side.spit, True))
-            if any(not pos.sides[p].ready for p in rules.spitters(pos)):
-                return Event(action, pos)
-            pos, spat = rules.move_spit(pos)
-            pos, stuck, end = settle(pos, action.player, opts, self.rng)
-            return Event(action, pos, spat=spat, stuck=stuck, round_over=end, winner=pos.winner)
-        assert isinstance(action, Slap)
-        pos, end = slap(pos, action.player, action.pile, self.rng)
-        return Event(action, pos, round_over=end, winner=pos.winner)
+        revealed = None
+        if isinstance(action, Play):
+            pos, card, revealed = rules.move_play(pos, action, opts)
+        elif isinstance(action, Fill):
+            pos, card, revealed = rules.move_fill(pos, action, opts)
+        elif isinstance(action, Flip):
+            pos, card = rules.move_flip(pos, action)
+        elif isinstance(action, Ready):
+            return self._ready(action)
+        else:
+            pos, summary = slap(pos, action.player, action.pile, self.rng)
+            return Event(action, pos, round_over=summary, winner=pos.winner)
+        pos, stuck, end = settle(pos, action.player, opts, self.rng)
+        return Event(action, pos, card, revealed, (), stuck, end, pos.winner)
+
+    def _ready(self, action: Ready) -> Event:
+        pos = self._pos
+        side = pos.sides[action.player]
+        pos = pos.with_side(action.player, Side(side.slots, side.spit, True))
+        if any(not pos.sides[p].ready for p in rules.spitters(pos)):
+            return Event(action, pos)
+        pos, spat = rules.move_spit(pos)
+        pos, stuck, end = settle(pos, action.player, self.options, self.rng)
+        return Event(action, pos, spat=spat, stuck=stuck, round_over=end, winner=pos.winner)
 
 
 def replay(game: Game, actions: list[Action]) -> list[Event]:

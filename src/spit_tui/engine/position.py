@@ -25,7 +25,7 @@ class Player(IntEnum):
 
     @property
     def other(self) -> Player:
-        return Player(1 - self)
+        return PLAYERS[1 - self]
 
     @property
     def label(self) -> str:
@@ -33,6 +33,9 @@ class Player(IntEnum):
 
 
 PLAYERS = (Player.LEFT, Player.RIGHT)
+# Module-level aliases: looking up an Enum member on its class costs ~150 ns
+# in Python 3.11, ten times a plain global, and the hot paths do it per action.
+LEFT, RIGHT = PLAYERS
 
 
 class Phase(StrEnum):
@@ -40,6 +43,9 @@ class Phase(StrEnum):
     PLAY = "play"
     SLAP = "slap"  # a two-pile round ended; waiting for the first slap (D8)
     OVER = "over"
+
+
+SPIT, PLAY, SLAP, OVER = Phase.SPIT, Phase.PLAY, Phase.SLAP, Phase.OVER
 
 
 class Slot(NamedTuple):

@@ -10,13 +10,13 @@ from .cards import Card
 from .deal import deal_round, fresh_hands
 from .events import EndReason, RoundEnd
 from .options import Options, Variant
-from .position import PLAYERS, Phase, Player, Position, Side
+from .position import LEFT, OVER, PLAY, PLAYERS, RIGHT, SLAP, SPIT, Player, Position, Side
 from .rules import NEAR, _slots_can_act, any_can_act
 
 
 def is_stuck(pos: Position, opts: Options) -> bool:
     """D6: the spit piles are going and nobody has a play, a flip or a fill."""
-    if pos.phase not in (Phase.PLAY, Phase.SPIT) or not any(pos.piles):
+    if pos.phase not in (PLAY, SPIT) or not any(pos.piles):
         return False
     return not any_can_act(pos, opts)
 
@@ -45,11 +45,11 @@ def settle(
     if _slots_can_act(pos.sides[0].slots, wanted, manual) or _slots_can_act(
         pos.sides[1].slots, wanted, manual
     ):
-        if pos.phase is not Phase.PLAY:
-            pos = pos._replace(phase=Phase.PLAY)
+        if pos.phase is not PLAY:
+            pos = pos._replace(phase=PLAY)
         return pos, False, None
     if pos.sides[0].spit or pos.sides[1].spit:
-        return pos._replace(phase=Phase.SPIT), True, None
+        return pos._replace(phase=SPIT), True, None
     reason = EndReason.DEADLOCK if pos.single_pile else EndReason.STUCK
     pos, end = end_round(pos, reason, None, opts, rng)
     return pos, True, end
@@ -78,7 +78,7 @@ def end_round(
             round_points=(0, 0),
             scores=pos.scores,
         )
-        return pos._replace(phase=Phase.SLAP, sides=_unready(pos)), end
+        return pos._replace(phase=SLAP, sides=_unready(pos)), end
     return _end_single_round(pos, reason, cleared_by, sizes, rng)
 
 
@@ -99,7 +99,7 @@ def _end_single_round(
     else:
         left, right = (s.stock_count for s in pos.sides)
         if left != right:
-            taker = Player.LEFT if left > right else Player.RIGHT
+            taker = LEFT if left > right else RIGHT
         else:
             assert pos.spitter is not None
             taker = pos.spitter
@@ -133,7 +133,7 @@ def _next_round(
     )
     for p in PLAYERS:
         if held[p] == 0:
-            return pos._replace(phase=Phase.OVER, winner=p, sides=_unready(pos)), end
+            return pos._replace(phase=OVER, winner=p, sides=_unready(pos)), end
     for h in hands:
         rng.shuffle(h)
     new = deal_round((hands[0], hands[1]), round_no=pos.round + 1, scores=pos.scores)
@@ -178,8 +178,8 @@ def _end_points_round(
         scores=scores,
     )
     if max(scores) >= opts.target and scores[0] != scores[1]:
-        winner = Player.LEFT if scores[0] < scores[1] else Player.RIGHT
-        over = pos._replace(phase=Phase.OVER, winner=winner, scores=scores, sides=_unready(pos))
+        winner = LEFT if scores[0] < scores[1] else RIGHT
+        over = pos._replace(phase=OVER, winner=winner, scores=scores, sides=_unready(pos))
         return over, end
     new = deal_round(fresh_hands(rng), round_no=pos.round + 1, scores=scores)
     return new, end

@@ -10,7 +10,20 @@ from .actions import FILLS, FLIPS, PLAYS, Action, Fill, Flip, Play, Ready, Slap
 from .cards import ADJACENT, Card, adjacent
 from .errors import RefusalKind
 from .options import Options
-from .position import EMPTY_SLOT, PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
+from .position import (
+    EMPTY_SLOT,
+    OVER,
+    PLAY,
+    PLAYERS,
+    SLAP,
+    SLOTS,
+    SPIT,
+    Phase,
+    Player,
+    Position,
+    Side,
+    Slot,
+)
 
 PILE_NAMES = "ab"
 Problem = tuple[RefusalKind, str]
@@ -25,13 +38,13 @@ def pile_name(pos: Position, pile: int) -> str:
 def _phase_problem(pos: Position, wanted: Phase) -> Problem | None:
     if pos.phase is wanted:
         return None
-    if pos.phase is Phase.OVER:
+    if pos.phase is OVER:
         return RefusalKind.WRONG_PHASE, "the game is over"
-    if pos.phase is Phase.SLAP:
+    if pos.phase is SLAP:
         return RefusalKind.WRONG_PHASE, "the round is over: slap a spit pile"
-    if pos.phase is Phase.SPIT:
+    if pos.phase is SPIT:
         return RefusalKind.WRONG_PHASE, "wait for the spit: both players press ready"
-    if wanted is Phase.SLAP:
+    if wanted is SLAP:
         return RefusalKind.WRONG_PHASE, "no slap now: the round is still on"
     return RefusalKind.WRONG_PHASE, "not now"
 
@@ -48,7 +61,18 @@ def _slot_problem(side: Side, slot: int, verb: str) -> Problem | None:
 
 
 def check_play(pos: Position, a: Play) -> Problem | None:
-    if (p := _phase_problem(pos, Phase.PLAY)) is not None:
+    # The common case (a legal play) is decided inline; anything else takes
+    # the slower path that works out which rule it breaks.
+    if pos.phase is PLAY and 0 <= a.slot < SLOTS and 0 <= a.pile < len(pos.piles):
+        s = pos.sides[a.player].slots[a.slot]
+        pile = pos.piles[a.pile]
+        if s.up and pile and ADJACENT[s.cards[-1].rank][pile[-1].rank]:
+            return None
+    return _play_problem(pos, a)
+
+
+def _play_problem(pos: Position, a: Play) -> Problem | None:
+    if (p := _phase_problem(pos, PLAY)) is not None:
         return p
     side = pos.sides[a.player]
     if (p := _slot_problem(side, a.slot, "play")) is not None:
@@ -67,7 +91,7 @@ def check_play(pos: Position, a: Play) -> Problem | None:
 
 
 def check_fill(pos: Position, a: Fill) -> Problem | None:
-    if (p := _phase_problem(pos, Phase.PLAY)) is not None:
+    if (p := _phase_problem(pos, PLAY)) is not None:
         return p
     side = pos.sides[a.player]
     if not any(not s.cards for s in side.slots):
@@ -88,7 +112,7 @@ def check_fill(pos: Position, a: Fill) -> Problem | None:
 def check_flip(pos: Position, a: Flip, opts: Options) -> Problem | None:
     if not opts.manual_flip:
         return RefusalKind.ILLEGAL, "cards turn up by themselves in this game"
-    if (p := _phase_problem(pos, Phase.PLAY)) is not None:
+    if (p := _phase_problem(pos, PLAY)) is not None:
         return p
     if not 0 <= a.slot < SLOTS:
         return RefusalKind.ILLEGAL, f"there is no stockpile {a.slot + 1}"
@@ -112,12 +136,12 @@ def spitters(pos: Position) -> tuple[Player, ...]:
 
 
 def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
-    if pos.phase is Phase.PLAY:
+    if pos.phase is PLAY:
         who = [p.label for p in PLAYERS if can_act(pos, p, opts)]
         return RefusalKind.ILLEGAL, (
             f"there is still a play: spit refused ({' and '.join(who)} can play)"
         )
-    if (p := _phase_problem(pos, Phase.SPIT)) is not None:
+    if (p := _phase_problem(pos, SPIT)) is not None:
         return p
     side = pos.sides[a.player]
     if a.player not in spitters(pos):
@@ -128,7 +152,7 @@ def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
 
 
 def check_slap(pos: Position, a: Slap) -> Problem | None:
-    if (p := _phase_problem(pos, Phase.SLAP)) is not None:
+    if (p := _phase_problem(pos, SLAP)) is not None:
         return p
     if not 0 <= a.pile < len(pos.piles):
         return RefusalKind.ILLEGAL, "there is no such spit pile"
@@ -137,6 +161,8 @@ def check_slap(pos: Position, a: Slap) -> Problem | None:
 
 def check(pos: Position, a: Action, opts: Options) -> Problem | None:
     """The reason `a` may not happen in `pos`, or None if it may."""
+    if type(a) is Play:
+        return check_play(pos, a)
     if isinstance(a, Play):
         return check_play(pos, a)
     if isinstance(a, Fill):
@@ -182,34 +208,33 @@ def flips(pos: Position, player: Player, opts: Options) -> list[Flip]:
 
 def moves(pos: Position, player: Player, opts: Options) -> list[Action]:
     """Every play, fill and flip `player` has (the play phase's legal actions)."""
-    out: list[Action] = []
-    slots = pos.sides[player].slots
-    tops = [(j, p[-1].rank) for j, p in enumerate(pos.piles) if p]
+    piles = pos.piles
+    first = piles[0]
+    near_a = NEAR[first[-1].rank] if first else 0
+    near_b = 0
+    if len(piles) > 1 and piles[1]:
+        near_b = NEAR[piles[1][-1].rank]
     ptable = PLAYS[player]
-    empty: list[int] | None = None
-    movable: list[int] | None = None
-    for i, s in enumerate(slots):
+    out: list[Action] = []
+    empty: list[int] = []
+    movable: list[int] = []
+    for i, s in enumerate(pos.sides[player].slots):
         cards = s.cards
         if not cards:
-            if empty is None:
-                empty = [i]
-            else:
-                empty.append(i)
+            empty.append(i)
         elif s.up:
-            adj = ADJACENT[cards[-1].rank]
-            for j, t in tops:
-                if adj[t]:
-                    out.append(ptable[i][j])
+            bit = 1 << cards[-1].rank
+            if near_a & bit:
+                out.append(ptable[i][0])
+            if near_b & bit:
+                out.append(ptable[i][1])
             if len(cards) > 1:
-                if movable is None:
-                    movable = [i]
-                else:
-                    movable.append(i)
+                movable.append(i)
         elif opts.manual_flip:
             out.append(FLIPS[player][i])
-    if empty is not None and movable is not None:
+    if empty and movable:
         ftable = FILLS[player]
-        out += [ftable[i][d] for i in movable for d in empty]
+        out += [ftable[m][d] for m in movable for d in empty]
     return out
 
 
@@ -327,9 +352,9 @@ def move_spit(pos: Position) -> tuple[Position, tuple[tuple[int, Card], ...]]:
             target = 0 if pos.single_pile else int(p)
             c = side.spit[-1]
             piles[target] = piles[target] + (c,)
-            sides[p] = side._replace(spit=side.spit[:-1], ready=False)
+            sides[p] = Side(side.slots, side.spit[:-1], False)
             spat.append((target, c))
         else:
-            sides[p] = side._replace(ready=False)
-    new = pos._replace(piles=tuple(piles), sides=(sides[0], sides[1]), phase=Phase.PLAY)
+            sides[p] = Side(side.slots, side.spit, False)
+    new = pos._replace(piles=tuple(piles), sides=(sides[0], sides[1]), phase=PLAY)
     return new, tuple(spat)
