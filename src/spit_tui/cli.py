@@ -173,6 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         app = SpitApp(options=options, seed=args.seed, position=position)
+    # Exported COLUMNS/LINES would override the real terminal size, and keep
+    # overriding it after every resize (shutil.get_terminal_size reads them first).
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
     log_path = args.decision_log or os.environ.get("SPIT_DECISION_LOG") or None
     if log_path is None:
         app.run()

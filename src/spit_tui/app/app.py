@@ -154,7 +154,8 @@ class SpitApp(App[None]):
     def on_mount(self) -> None:
         if self.real_time:
             self.set_interval(TICK_S, self.tick)
-        self._check_size()
+        # after the first refresh: a screen pushed during mount is never laid out
+        self.call_after_refresh(self._check_size)
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
