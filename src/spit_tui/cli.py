@@ -56,8 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="standard",
         help="standard: first to get rid of every card wins; points: lowest score wins",
     )
-    p.add_argument("--target", type=_target, help="points variant: play to N points (100)")
-    p.add_argument("--seed", type=_seed, help="shuffle with this seed (repeatable games)")
+    p.add_argument(
+        "--target", type=_target, metavar="N", help="points variant: play to N points (100)"
+    )
+    p.add_argument(
+        "--seed", type=_seed, metavar="N", help="shuffle with this seed (repeatable games)"
+    )
     p.add_argument(
         "--manual-flip",
         action="store_true",

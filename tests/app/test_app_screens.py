@@ -44,6 +44,9 @@ async def test_every_help_page_shows_and_its_move_can_be_tried_with_real_keys() 
         assert isinstance(help_screen, HelpScreen)
         text = await screen_text(pilot)
         assert "LEFT player" in text and "Q W E R T" in text and "H J K L ;" in text
+        from spit_tui.engine import format_position
+
+        assert format_position(app.table.position)[:40] in text  # for bug reports
         titles = []
         for _ in range(len(PAGES) - 1):
             await pilot.press("right")

@@ -26,7 +26,7 @@ from textual.timer import Timer
 from spit_tui.app.board import HeaderBar
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
 from spit_tui.clock import GameClock, VirtualClock
-from spit_tui.engine import Game, Options, Phase, Position
+from spit_tui.engine import Game, Options, Phase, Position, format_position
 from spit_tui.players.keymap import intent_for
 from spit_tui.table import Table
 
@@ -219,7 +219,8 @@ class SpitApp(App[None]):
         if isinstance(top, HelpScreen):
             top.dismiss()
         elif isinstance(top, GameScreen):
-            self.push_screen(HelpScreen(self.make_help_table))
+            position = format_position(self.table.position)
+            self.push_screen(HelpScreen(self.make_help_table, game_position=position))
 
     def action_quit_ask(self) -> None:
         top = self.screen

@@ -32,9 +32,10 @@ class HelpScreen(Screen[None]):
         Binding("enter", "reset", "reset the position", show=False),
     ]
 
-    def __init__(self, make_table: TableFactory, page: int = 0) -> None:
+    def __init__(self, make_table: TableFactory, page: int = 0, game_position: str = "") -> None:
         super().__init__(id="help")
         self.make_table = make_table
+        self.game_position = game_position  # the paused game, in notation (bug reports)
         self.page = page
         self.table: Table | None = None
         self.views: list[TableView] = []
@@ -80,6 +81,9 @@ class HelpScreen(Screen[None]):
         body = key_map_text() if page.position is None else Text(page.text)
         if page.position is None:
             body = Text(page.text + "\n\n") + body
+            if self.game_position:
+                body.append("\n\nThis game now, for a bug report (--position):\n", "dim")
+                body.append(self.game_position, "dim")
         self.query_one("#help-text", Static).update(body)
         live = self.query_one("#help-live", Vertical)
         pos = page.start()
