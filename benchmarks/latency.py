@@ -132,6 +132,23 @@ class Tmux:
             return self._tmux("capture-pane", "-p", "-t", "bench").stdout
         return "\n".join(self._command("capture-pane -p -t bench"))
 
+    def send_text(self, text: str) -> None:
+        """Send `text` as typed, all of it in ONE send-keys (one write to the pane)."""
+        if text.endswith(";"):  # a trailing ";" would end the tmux command: escape it
+            text = text[:-1] + "\\;"
+        if self.ctl is None:
+            self._tmux("send-keys", "-t", "bench", "-l", text)
+        else:
+            self._command(f"send-keys -t bench -l {_quote(text)}")
+
+    def pane_pid(self) -> int | None:
+        """The process running in the pane (the app: tmux execs a simple command)."""
+        if self.ctl is None:
+            out = self._tmux("display-message", "-p", "-t", "bench", "#{pane_pid}").stdout
+        else:
+            out = "\n".join(self._command("display-message -p -t bench '#{pane_pid}'"))
+        return int(out.strip()) if out.strip().isdigit() else None
+
     def send(self, key: str) -> None:
         if self.ctl is None:
             # a lone ";" separates tmux commands: escape it
@@ -183,6 +200,46 @@ def measure(
         tm.kill()
 
 
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of process `pid` (VmRSS), or of its one python descendant
+    if `pid` is a shell that started it; None if it cannot be read."""
+    for cand in _self_and_descendants(pid):
+        try:
+            status = Path(f"/proc/{cand}/status").read_text()
+            comm = Path(f"/proc/{cand}/comm").read_text().strip()
+        except OSError:
+            continue
+        if not comm.startswith("python") and cand == pid and _children(pid):
+            continue  # a shell or env: look at what it started
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(x) for x in text.split()]
+
+
+def _self_and_descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop(0)
+        out.append(p)
+        todo += _children(p)
+    return out
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..1) of a non-empty list."""
+    s = sorted(xs)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
 def _stats(xs: list[float]) -> dict[str, float]:
     s = sorted(xs)
     p95 = s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
@@ -205,18 +262,28 @@ def run(runs: int = 4, method: str = "process") -> dict[str, Any]:
     keys = spit_keys()
     lat: dict[str, list[float]] = {"spit-tui": [], "echo": []}
     start: dict[str, list[float]] = {"spit-tui": [], "echo": []}
+    per_run: dict[str, list[dict[str, float]]] = {"spit-tui": [], "echo": []}
     for _ in range(runs):
         s, xs = measure(echo_argv, keys, "echo ready", skip_header=False, method=method)
         start["echo"].append(s)
         lat["echo"] += xs
+        per_run["echo"].append(_stats(xs))
         s, xs = measure(spit_argv, keys, "pile a", skip_header=True, method=method)
         start["spit-tui"].append(s)
         lat["spit-tui"] += xs
+        per_run["spit-tui"].append(_stats(xs))
     out: dict[str, Any] = {"method": method, "runs": runs}
     for name in lat:
         out[name] = {
-            "latency": _stats(lat[name]),
+            "latency": _stats(lat[name]),  # all keys of all runs together
             "startup_ms": round(statistics.median(start[name]) * 1000, 1),
+            # each run's own figures, and their medians (what benchmarks/run.py reports)
+            "per_run": per_run[name],
+            "startup_ms_runs": [round(x * 1000, 1) for x in start[name]],
+            "median_of_runs": {
+                k: round(statistics.median(r[k] for r in per_run[name]), 2)
+                for k in ("median_ms", "p95_ms")
+            },
         }
     ratio = out["spit-tui"]["latency"]["median_ms"] / out["echo"]["latency"]["median_ms"]
     start_ratio = out["spit-tui"]["startup_ms"] / out["echo"]["startup_ms"]

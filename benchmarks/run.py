@@ -1,0 +1,328 @@
+"""Every benchmark, side by side, with the targets: one command.
+
+    python benchmarks/run.py [--quick] [--json] [--strict] [--no-terminal]
+
+Runs, in this order:
+  engine     random self-play, standard and points (benchmarks/engine.py)
+  sim        hard-vs-hard bot matches in simulated time (benchmarks/bots.py)
+  latency    key press to visible change and start-up, spit-tui vs the echo
+             app, in tmux (benchmarks/latency.py)
+  burst      200 keys in one send-keys; one decision per key, in order
+             (benchmarks/burst.py)
+  game       one whole fast demo game in tmux: frame times and memory, vs the
+             echo app's memory (benchmarks/game.py, fast_demo.py)
+
+Each figure is the median of several runs (`--quick`: fewer and shorter runs,
+for CI, where it is a smoke test only: no figure is asserted). The burst counts
+are totals over all its runs. Without tmux the terminal rows are skipped
+(null in --json) with a note saying so. `--json` prints one JSON object (the
+flat figures, then "targets", "status", "details" and "meta"); progress goes
+to stderr. `--strict` exits 1 if a target is missed. See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bots  # noqa: E402
+import burst  # noqa: E402
+import engine  # noqa: E402
+import game  # noqa: E402
+import latency  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Target:
+    metric: str
+    text: str  # how the table shows it
+    ok: Callable[[dict[str, Any]], bool | None]  # None: cannot tell (figure missing)
+
+
+def _cmp(metric: str, op: str, bound: float) -> Callable[[dict[str, Any]], bool | None]:
+    def check(res: dict[str, Any]) -> bool | None:
+        v = res.get(metric)
+        if v is None:
+            return None
+        return bool({"<": v < bound, "<=": v <= bound, ">=": v >= bound, "==": v == bound}[op])
+
+    return check
+
+
+TARGETS = [
+    Target("engine_actions_per_s", ">= 200,000", _cmp("engine_actions_per_s", ">=", 200_000)),
+    Target("sim_games_per_s", ">= 10", _cmp("sim_games_per_s", ">=", 10)),
+    Target("key_latency_ratio_p50", "<= 1.25", _cmp("key_latency_ratio_p50", "<=", 1.25)),
+    Target("key_latency_ms_p95", "< 25 ms", _cmp("key_latency_ms_p95", "<", 25)),
+    Target("startup_ratio", "<= 1.5", _cmp("startup_ratio", "<=", 1.5)),
+    Target("frame_ms_p95", "< 8 ms", _cmp("frame_ms_p95", "<", 8)),
+    Target("rss_ratio", "<= 1.5", _cmp("rss_ratio", "<=", 1.5)),
+    Target("burst_keys_lost", "0", _cmp("burst_keys_lost", "==", 0)),
+    Target("burst_order_errors", "0", _cmp("burst_order_errors", "==", 0)),
+]
+
+# (metric, unit) in table order
+ROWS: list[tuple[str, str]] = [
+    ("engine_actions_per_s", "/s"),
+    ("engine_games_per_s", "/s"),
+    ("engine_points_actions_per_s", "/s"),
+    ("engine_points_games_per_s", "/s"),
+    ("sim_games_per_s", "/s"),
+    ("key_latency_ms_p50", "ms"),
+    ("key_latency_ms_p95", "ms"),
+    ("baseline_key_latency_ms_p50", "ms"),
+    ("baseline_key_latency_ms_p95", "ms"),
+    ("key_latency_ratio_p50", "x"),
+    ("startup_ms", "ms"),
+    ("baseline_startup_ms", "ms"),
+    ("startup_ratio", "x"),
+    ("frame_ms_p50", "ms"),
+    ("frame_ms_p95", "ms"),
+    ("rss_mb", "MB"),
+    ("baseline_rss_mb", "MB"),
+    ("rss_ratio", "x"),
+    ("burst_keys_lost", ""),
+    ("burst_order_errors", ""),
+    ("burst_extra_decisions", ""),
+]
+
+TERMINAL_KEYS = [
+    "key_latency_ms_p50",
+    "key_latency_ms_p95",
+    "baseline_key_latency_ms_p50",
+    "baseline_key_latency_ms_p95",
+    "key_latency_ratio_p50",
+    "startup_ms",
+    "baseline_startup_ms",
+    "startup_ratio",
+    "frame_ms_p50",
+    "frame_ms_p95",
+    "rss_mb",
+    "baseline_rss_mb",
+    "rss_ratio",
+    "burst_keys_lost",
+    "burst_order_errors",
+    "burst_extra_decisions",
+]
+
+
+def _log(msg: str) -> None:
+    print(f"[run] {msg}", file=sys.stderr, flush=True)
+
+
+def run_engine(quick: bool) -> dict[str, Any]:
+    return engine.run(quick)
+
+
+def run_sim(quick: bool) -> dict[str, Any]:
+    """Hard-vs-hard matches in simulated time: games per wall-clock second."""
+    runs, games = (1, 10) if quick else (3, 40)
+    rates = []
+    for i in range(runs):
+        s = bots.speed(games, seed=1 + i)
+        rates.append(games / s["wall_seconds"] if s["wall_seconds"] else float("inf"))
+    return {
+        "sim_games_per_s": round(statistics.median(rates), 2),
+        "_details": {"games_per_run": games, "games_per_s_runs": [round(r, 2) for r in rates]},
+    }
+
+
+def run_latency(quick: bool) -> dict[str, Any]:
+    res = latency.run(runs=1 if quick else 5, method="process")
+    spit, echo = res["spit-tui"], res["echo"]
+    p50 = spit["median_of_runs"]["median_ms"]
+    b50 = echo["median_of_runs"]["median_ms"]
+    return {
+        "key_latency_ms_p50": p50,
+        "key_latency_ms_p95": spit["median_of_runs"]["p95_ms"],
+        "baseline_key_latency_ms_p50": b50,
+        "baseline_key_latency_ms_p95": echo["median_of_runs"]["p95_ms"],
+        "key_latency_ratio_p50": round(p50 / b50, 3) if b50 else None,
+        "startup_ms": spit["startup_ms"],
+        "baseline_startup_ms": echo["startup_ms"],
+        "startup_ratio": res["startup_ratio"],
+        "_details": res,
+    }
+
+
+def run_burst(quick: bool) -> dict[str, Any]:
+    res = burst.run(runs=1 if quick else 3)
+    return {
+        "burst_keys_lost": res["keys_lost"],
+        "burst_order_errors": res["order_errors"],
+        "burst_extra_decisions": res["extra_decisions"],
+        "_details": res,
+    }
+
+
+def run_game(quick: bool) -> dict[str, Any]:
+    res = game.run(runs=1 if quick else 5)
+    keys = ["frame_ms_p50", "frame_ms_p95", "rss_mb", "baseline_rss_mb", "rss_ratio"]
+    out: dict[str, Any] = {k: res[k] for k in keys}
+    out["_details"] = res
+    return out
+
+
+STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
+    ("engine", run_engine, False),
+    ("sim", run_sim, False),
+    ("latency", run_latency, True),
+    ("burst", run_burst, True),
+    ("game", run_game, True),
+]
+
+
+def _tool_version(argv: list[str]) -> str | None:
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (out.stdout or out.stderr).strip() or None
+
+
+def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
+    """Every benchmark; the flat figures plus targets, status, details and meta."""
+    started = time.perf_counter()
+    have_tmux = shutil.which("tmux") is not None
+    notes: list[str] = []
+    if terminal and not have_tmux:
+        notes.append("tmux is not installed: key latency, start-up, burst, frame and RSS skipped")
+    elif not terminal:
+        notes.append("terminal benchmarks turned off (--no-terminal)")
+    res: dict[str, Any] = dict.fromkeys(TERMINAL_KEYS)
+    details: dict[str, Any] = {}
+    load_before = os.getloadavg()
+    for name, fn, needs_terminal in STEPS:
+        if needs_terminal and not (terminal and have_tmux):
+            continue
+        _log(f"{name} ...")
+        t0 = time.perf_counter()
+        try:
+            got = fn(quick)
+        except Exception as e:  # one broken benchmark must not hide the others
+            notes.append(f"{name} failed: {type(e).__name__}: {e}")
+            _log(f"{name} failed: {e}")
+            continue
+        extra = got.pop("_details", None)
+        if extra is not None:
+            details[name] = extra
+        res.update(got)
+        _log(f"{name} done in {time.perf_counter() - t0:.1f} s")
+    # the table's figures first, in its order, then anything else the steps gave
+    res = {**{m: res.get(m) for m, _ in ROWS}, **res}
+    targets = {t.metric: t.text for t in TARGETS}
+    status = {t.metric: _status(t.ok(res)) for t in TARGETS}
+    import textual
+
+    res["targets"] = targets
+    res["status"] = status
+    res["details"] = details
+    res["meta"] = {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "quick": quick,
+        "seconds": round(time.perf_counter() - started, 1),
+        "cpus": os.cpu_count(),
+        "loadavg_before": [round(x, 2) for x in load_before],
+        "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "textual": textual.__version__,
+        "tmux": _tool_version(["tmux", "-V"]) if have_tmux else None,
+        "notes": notes,
+    }
+    return res
+
+
+def _status(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("ok" if ok else "MISSED")
+
+
+def _fmt(v: Any, unit: str) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float) and unit == "/s":
+        return f"{v:,.0f}" if v >= 100 else f"{v:,.2f}"
+    if isinstance(v, float):
+        return f"{v:,.2f}"
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+RATIO_OF = {
+    "key_latency_ms_p50": "key_latency_ratio_p50",
+    "startup_ms": "startup_ratio",
+    "rss_mb": "rss_ratio",
+}
+
+
+def print_table(res: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    meta = res["meta"]
+    title = f"spit-tui benchmarks{' (quick)' if meta['quick'] else ''} · {meta['date']}"
+    table = Table(title=title)
+    table.add_column("metric", no_wrap=True)
+    table.add_column("value", justify="right", no_wrap=True)
+    table.add_column("target")
+    table.add_column("ratio / status")
+    targets, status = res["targets"], res["status"]
+    for metric, unit in ROWS:
+        v = res.get(metric)
+        shown = _fmt(v, unit) + (f" {unit}" if unit and unit != "x" and v is not None else "")
+        if unit == "x" and v is not None:
+            shown = f"{v:.2f}x"
+        st = status.get(metric, "")
+        if metric in RATIO_OF and res.get(RATIO_OF[metric]) is not None:
+            st = st or f"{res[RATIO_OF[metric]]:.2f}x"
+        if st == "MISSED":
+            st = "[bold red]MISSED[/]"
+        elif st == "ok":
+            st = "[green]ok[/]"
+        table.add_row(metric, shown, targets.get(metric, ""), st)
+    console = Console()
+    if console.width < 100 and not console.is_terminal:
+        console = Console(width=100)  # piped: room for every column
+    console.print(table)
+    la, lb = meta["loadavg_before"], meta["loadavg_after"]
+    console.print(
+        f"{meta['cpus']} CPUs, load {la[0]} -> {lb[0]}; Python {meta['python']}, "
+        f"Textual {meta['textual']}, {meta['tmux'] or 'no tmux'}; {meta['seconds']} s"
+    )
+    for note in meta["notes"]:
+        console.print(f"[yellow]note:[/] {note}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer, shorter runs (CI smoke test)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    ap.add_argument(
+        "--no-terminal", action="store_true", help="skip the tmux benchmarks (engine and sim only)"
+    )
+    args = ap.parse_args(argv)
+    res = run_all(args.quick, terminal=not args.no_terminal)
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        print_table(res)
+    missed = [k for k, v in res["status"].items() if v == "MISSED"]
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

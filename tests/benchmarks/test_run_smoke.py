@@ -1,0 +1,92 @@
+"""benchmarks/run.py: the one command runs and gives every figure's key.
+No timing is asserted: the figures depend on the machine and its load."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN = ROOT / "benchmarks" / "run.py"
+
+KEYS = [
+    "engine_actions_per_s",
+    "engine_games_per_s",
+    "engine_points_actions_per_s",
+    "engine_points_games_per_s",
+    "sim_games_per_s",
+    "key_latency_ms_p50",
+    "key_latency_ms_p95",
+    "baseline_key_latency_ms_p50",
+    "baseline_key_latency_ms_p95",
+    "key_latency_ratio_p50",
+    "startup_ms",
+    "baseline_startup_ms",
+    "startup_ratio",
+    "frame_ms_p95",
+    "rss_mb",
+    "baseline_rss_mb",
+    "rss_ratio",
+    "burst_keys_lost",
+    "burst_order_errors",
+]
+TERMINAL = KEYS[5:]
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, str(RUN), "--quick", "--json", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env=env,
+    )
+    data = json.loads(out.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_engine_and_sim_figures_and_the_json_shape() -> None:
+    data = _run("--no-terminal")
+    for k in KEYS:
+        assert k in data, k
+    assert isinstance(data["engine_actions_per_s"], float) and data["engine_actions_per_s"] > 0
+    assert isinstance(data["sim_games_per_s"], float) and data["sim_games_per_s"] > 0
+    for k in TERMINAL:
+        assert data[k] is None, k
+    status = data["status"]
+    assert isinstance(status, dict)
+    assert status["frame_ms_p95"] == "n/a"
+    assert set(status.values()) <= {"ok", "MISSED", "n/a"}
+    assert isinstance(data["meta"], dict) and data["meta"]["quick"] is True
+
+
+def test_without_tmux_the_terminal_rows_are_skipped_with_a_note() -> None:
+    env = dict(os.environ, PATH=os.devnull)  # no tmux to be found
+    data = _run(env=env)
+    for k in TERMINAL:
+        assert data[k] is None, k
+    meta = data["meta"]
+    assert isinstance(meta, dict)
+    assert any("tmux is not installed" in n for n in meta["notes"])
+
+
+def test_burst_counting() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import burst
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert burst.compare("qp;qa", "qp;qa") == {"lost": 0, "extra": 0, "order_errors": 0}
+    assert burst.compare("qp;qa", "pq;qa")["order_errors"] == 1
+    assert burst.compare("qp;qa", "qp;q")["lost"] == 1
+    assert burst.compare("qp", "qpp")["extra"] == 1
+    keys = burst.burst_keys(200, seed=1)
+    assert len(keys) == 200
+    assert set(keys) & set("qwert") and set(keys) & set("yuiop")
+
+
