@@ -14,7 +14,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from spit_tui.app.cards import CARD_W, card_box
+from spit_tui.app.cards import BACK, CARD_W, card_box
 from spit_tui.engine import SLOTS, Card, Phase, Player, Side, Variant
 from spit_tui.players.keymap import Row, key_for, label
 from spit_tui.table import Outcome, Table
@@ -197,7 +197,10 @@ def _side_lines(side: Side, p: Player) -> tuple[Strip, ...]:
     head = Text()
     head.append(player_name(p), NAME_STYLE)
     head.append(f"  {side.total} card{'' if side.total == 1 else 's'}")
-    head.append(f" · {len(side.spit)} spit", DIM if not side.spit else "")
+    head.append(" · ")
+    if side.spit:
+        head.append("▒", BACK)
+    head.append(f"{len(side.spit)} spit", DIM if not side.spit else "")
     lines = [_fit(head, SIDE_W, right)]
     boxes = [box_strips(s.cards[-1] if s.cards else None, s.up, False) for s in side.slots]
     for i in range(3):
