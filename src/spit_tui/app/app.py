@@ -14,6 +14,9 @@ own `VirtualClock` and step it; then the app never ticks it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import time
 from collections.abc import Callable
 from typing import ClassVar
@@ -42,6 +45,7 @@ class SpitApp(App[None]):
         Binding("ctrl+q", "quit_ask", "quit", show=False, priority=True),
         Binding("ctrl+c", "quit_ask", "quit", show=False, priority=True),
         Binding("f1,backspace", "help", "help", show=False, priority=True),
+        Binding("ctrl+z", "suspend_process", "suspend", show=False, priority=True),
         Binding("enter", "new_game", "new game", show=False),
     ]
 
@@ -154,8 +158,29 @@ class SpitApp(App[None]):
     def on_mount(self) -> None:
         if self.real_time:
             self.set_interval(TICK_S, self.tick)
+        self._handle_signals()
         # after the first refresh: a screen pushed during mount is never laid out
         self.call_after_refresh(self._check_size)
+
+    def _handle_signals(self) -> None:
+        """SIGTERM and SIGHUP quit at once, through Textual's normal exit, so the
+        terminal is restored (Textual's driver leaves them at their defaults, and
+        the process would die in raw mode with the alternate screen, a hidden
+        cursor and mouse reporting still on). Ctrl+Z (SIGTSTP) pauses the game
+        until `fg`, then everything is drawn again."""
+        if self.is_headless:
+            return
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(ValueError, NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.exit)
+        self.app_suspend_signal.subscribe(self, lambda _: self.set_paused("suspended", True))
+        self.app_resume_signal.subscribe(self, lambda _: self._resumed())
+
+    def _resumed(self) -> None:
+        self.set_paused("suspended", False)
+        for screen in self.screen_stack:
+            screen.refresh(layout=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
