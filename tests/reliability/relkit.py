@@ -165,11 +165,11 @@ def _boxes(lines: list[str]) -> list[tuple[int, str]]:
 
 
 def _count_under(line: str, x: int) -> int:
-    cell = line[x : x + 5].strip()
-    return int(cell) if cell else 0
+    digits = re.search(r"\d+", line[x : x + 5])  # the size, maybe beside depth marks
+    return int(digits[0]) if digits else 0
 
 
-_HEAD = re.compile(r"(LEFT|RIGHT)\s+(\d+) cards? · (\d+) spit")
+_HEAD = re.compile(r"(LEFT|RIGHT)\s+(\d+) cards? · [^\d·]*(\d+) spit")
 _LEGEND = re.compile(r"◂ ([^▸]*) ▸")
 
 
