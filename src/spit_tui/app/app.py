@@ -24,6 +24,7 @@ from typing import ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
 from spit_tui.app.board import HeaderBar
@@ -67,6 +68,11 @@ class SpitApp(App[None]):
         which schedule on `table.clock` and call `table.submit(action, "bot")`.
         """
         super().__init__()
+        if self.no_color:
+            # NO_COLOR: Textual's default is to draw in greys, which leaves red
+            # cards dark grey on black. Use the terminal's own colours instead;
+            # suits differ by symbol, the card just played by reverse video.
+            self._filters = [NoColor() if isinstance(f, Monochrome) else f for f in self._filters]
         self.options = options or Options()
         self.seed = seed
         self._games = 0
