@@ -157,6 +157,12 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--level needs --vs-computer or --demo")
     if args.computer_side is not None and not args.vs_computer:
         return _fail("--computer-side needs --vs-computer")
+    from spit_tui.terminal import terminal_problem
+
+    problem = terminal_problem()
+    if problem is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return 1
     from spit_tui.app import SpitApp
 
     app: SpitApp

@@ -1,0 +1,65 @@
+"""Can this terminal show the board? Checked before the app starts, so an odd
+terminal gets one clear line instead of escape-code garbage or a stuck process.
+
+- stdin and stdout must be a terminal: with input from a file or /dev/null the
+  driver would wait for keys forever (and spin on end-of-file).
+- TERM=dumb cannot move the cursor, so no full-screen board can work there.
+- The board draws suits (♠ ♥ ♦ ♣) and box lines in UTF-8. A locale that names
+  another character set (LC_ALL, LC_CTYPE or LANG such as ``de_DE.ISO-8859-1``,
+  ``en_US`` without a codeset, or ``C``/``POSIX``) would show them as garbage.
+  No locale at all (a bare container) counts as UTF-8, as Python itself
+  treats it (PEP 538, PEP 540).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import TextIO
+
+
+def locale_name(env: Mapping[str, str]) -> str | None:
+    """The locale that decides the character set, as the C library picks it."""
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(var)
+        if value:
+            return value
+    return None
+
+
+def is_utf8_locale(name: str | None) -> bool:
+    if name is None:
+        return True
+    codeset = name.split("@", 1)[0].partition(".")[2]
+    return codeset.lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def terminal_problem(
+    env: Mapping[str, str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> str | None:
+    """Why the board cannot be shown here, in one line, or None if it can."""
+    env = os.environ if env is None else env
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    for name, stream in (("input", stdin), ("output", stdout)):
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if not tty:
+            return f"needs a terminal: its {name} is not one (run it in a terminal window)"
+    if env.get("TERM", "") == "dumb":
+        return (
+            "TERM=dumb cannot move the cursor, so the board cannot be drawn; "
+            "run it in a terminal emulator (e.g. TERM=xterm-256color)"
+        )
+    loc = locale_name(env)
+    if not is_utf8_locale(loc):
+        return (
+            f"the locale {loc} is not UTF-8 and the board draws card suits and lines "
+            "in UTF-8; run it with a UTF-8 locale, e.g. LC_ALL=C.UTF-8 spit-tui"
+        )
+    return None
