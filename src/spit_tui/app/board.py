@@ -378,13 +378,13 @@ class HeaderBar(TableView):
         else:
             elapsed = " · " + clock_text(t.clock.now() - t.round_started_at)
         left = Text()
-        left.append(" SPIT", Style(bold=True, color="yellow"))
+        left.append(" spit-tui", Style(bold=True, color="yellow"))
         left.append(f" · {variant} · round {pos.round}{elapsed}")
         if o.manual_flip:
             left.append(" · manual flip")
         hint = self._hint()
         right = Text(hint + " ", "bold yellow") if hint else Text(
-            "F1/Backspace help · Ctrl+Q quit ", DIM
+            "F1 help · Ctrl+Q quit ", DIM
         )
         width = self.size.width or 80
         gap = max(1, width - left.cell_len - right.cell_len)
