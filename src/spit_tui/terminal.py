@@ -19,6 +19,24 @@ from collections.abc import Mapping
 from typing import TextIO
 
 
+def initial_environ() -> Mapping[str, str]:
+    """The environment the process was started with. Python itself may have
+    changed os.environ since: under a C locale (or a locale that is not
+    installed) it sets LC_CTYPE=C.UTF-8 (PEP 538), which would hide the
+    locale the player's terminal really uses."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return os.environ
+    env = {}
+    for item in raw.split(b"\0"):
+        key, sep, value = item.partition(b"=")
+        if sep:
+            env[os.fsdecode(key)] = os.fsdecode(value)
+    return env
+
+
 def locale_name(env: Mapping[str, str]) -> str | None:
     """The locale that decides the character set, as the C library picks it."""
     for var in ("LC_ALL", "LC_CTYPE", "LANG"):
@@ -41,7 +59,7 @@ def terminal_problem(
     stdout: TextIO | None = None,
 ) -> str | None:
     """Why the board cannot be shown here, in one line, or None if it can."""
-    env = os.environ if env is None else env
+    env = initial_environ() if env is None else env
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     for name, stream in (("input", stdin), ("output", stdout)):
