@@ -18,7 +18,7 @@ from textual.geometry import Size
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, TooSmallScreen
 from spit_tui.engine import Phase
 
-RESIZES = 400
+RESIZES = 250
 RESIZE_DEBOUNCE_S = 0.02
 
 

@@ -10,7 +10,7 @@ moves on (bots act), the app syncs its widgets, and the screen lays out and
 composes the changed lines. Headless, the last step (encoding the update for
 the terminal) is skipped. The clock moves FRAME_S of game time per frame.
 
-The default suite plays 5 games (about 10 s); the full 50-game
+The default suite plays 3 games (about 7 s); the full 50-game
 soak is marked slow (--run-slow); SPIT_SOAK_GAMES=N sets its length.
 """
 
@@ -130,8 +130,8 @@ def check(s: Soak, first: int, last: int) -> None:
 
 
 async def test_soak_short() -> None:
-    s = await soak(5, seed=2)
-    check(s, 1, 5)
+    s = await soak(3, seed=2)
+    check(s, 1, 3)
 
 
 @pytest.mark.slow
