@@ -50,6 +50,7 @@ class Soak:
     rounds: list[int] = field(default_factory=list)
     winners: list[Player] = field(default_factory=list)
     wall: float = 0.0
+    decisions: int = 0  # the table's decision log at the end (capped at LOG_LIMIT)
 
 
 async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
@@ -94,6 +95,7 @@ async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
             elif t.position.phase is not Phase.OVER:
                 over_seen = False
         assert app.demo and len(app.bots) == 2
+        out.decisions = len(app.table.decisions)
     out.wall = time.perf_counter() - t0
     return out
 
@@ -115,7 +117,10 @@ def report(s: Soak, first: int, last: int) -> str:
         f"left won {s.winners.count(Player.LEFT)}\n"
         f"  RSS end of game {first} {s.rss_at[first] / 2**20:.1f} MB, game {last} "
         f"{s.rss_at[last] / 2**20:.1f} MB: growth {grow / 2**20:+.2f} MB; "
-        f"objects {objs:+d}\n"
+        f"objects {objs:+d}; decision log {s.decisions} entries\n"
+        f"  RSS by game: "
+        + ", ".join(f"{g}: {s.rss_at[g] / 2**20:.1f}" for g in sorted(s.rss_at) if g % 5 == 0)
+        + " MB\n"
         f"  frames game {first}: {ms(s.frames[first])}\n"
         f"  frames game {last}: {ms(s.frames[last])}"
     )
