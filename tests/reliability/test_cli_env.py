@@ -153,3 +153,28 @@ def test_an_unwritable_home_does_not_stop_the_game(tmp_path: Path) -> None:
         for p in tmp_path.rglob("*"):
             if p.is_dir():
                 p.chmod(0o755)
+
+
+def test_unwritable_decision_log_in_a_terminal(tmp_path: Path) -> None:
+    """--decision-log is checked once the terminal is known to be fine, so this
+    one runs on a pseudo-terminal: still one line and exit 2, and nothing drawn."""
+    main, sub = os.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": ""}
+    try:
+        for path in ("/proc/nowhere/log.jsonl", str(tmp_path / "missing-dir" / "log")):
+            r = subprocess.run(
+                [sys.executable, "-m", "spit_tui", "--seed", "1", "--decision-log", path],
+                stdin=sub,
+                stdout=sub,
+                stderr=subprocess.PIPE,
+                timeout=60,
+                env=env,
+            )
+            check_one_line(
+                subprocess.CompletedProcess(r.args, r.returncode, b"", r.stderr),
+                "--decision-log",
+                path,
+            )
+    finally:
+        os.close(sub)
+        os.close(main)
