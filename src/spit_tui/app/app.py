@@ -27,8 +27,8 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
-from spit_tui.app.board import HeaderBar
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
+from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position, format_position
 from spit_tui.players.keymap import intent_for

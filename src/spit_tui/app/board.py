@@ -1,21 +1,18 @@
-"""The board's widgets. Each one is a view of a `Table`: it keeps no game state,
-only the last "state key" it drew, and repaints when that key changes, so a key
-press repaints two or three small widgets and nothing else."""
+"""The board: both players' stockpiles with the spit piles between them, the
+keys under them and each player's messages, drawn as one widget from the Table
+(line by line, from cached strips, so a key press repaints a few lines only)."""
 
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 
-from rich.console import Console
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region, Size
 from textual.strip import Strip
-from textual.widget import Widget
 
 from spit_tui.app.cards import BACK, CARD_W, card_box
-from spit_tui.engine import SLOTS, Card, Phase, Player, Side, Variant
+from spit_tui.app.views import DIM, NAME_STYLE, LinesView, player_name, text_console, to_strip
+from spit_tui.engine import SLOTS, Card, Phase, Player, Side
 from spit_tui.players.keymap import Row, key_for, label
 from spit_tui.table import Outcome, Table
 
@@ -25,12 +22,6 @@ CENTRE_W = 20
 COL_W = 6
 
 KEY_STYLE = Style(color="cyan", bold=True)
-DIM = Style(dim=True)
-NAME_STYLE = Style(bold=True)
-
-
-def player_name(p: Player) -> str:
-    return p.label.upper()
 
 
 def shown_rows(manual_flip: bool) -> list[Row]:
@@ -59,102 +50,6 @@ def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
     if phase is Phase.SLAP:
         return f"slap pile {pile}"
     return f"on pile {pile}"
-
-
-class TableView(Widget):
-    """A widget drawn from a Table; `sync()` repaints it only if its state changed."""
-
-    DEFAULT_CSS = "TableView { height: auto; }"
-
-    def __init__(self, table: Table, *, id: str | None = None, classes: str | None = None):
-        super().__init__(id=id, classes=classes)
-        self.table = table
-        self._state: object = None
-
-    def state(self) -> object:
-        raise NotImplementedError
-
-    def sync(self) -> None:
-        s = self.state()
-        if s != self._state:
-            self._state = s
-            self.changed()
-
-    def changed(self) -> None:
-        self.refresh()
-
-    def set_table(self, table: Table) -> None:
-        self.table = table
-        self._state = None
-        self.sync()
-
-
-class LinesView(TableView):
-    """A TableView drawn line by line from cached strips (Textual's line API).
-
-    Turning Rich text into strips once per change, and handing the compositor
-    ready strips, keeps a key press to well under a millisecond of drawing.
-    """
-
-    def __init__(self, table: Table, *, id: str | None = None, classes: str | None = None):
-        super().__init__(table, id=id, classes=classes)
-        self._strips: list[Strip] | None = None
-        self._strips_width = -1
-
-    def lines(self) -> list[Text | Strip]:
-        raise NotImplementedError
-
-    def changed(self) -> None:
-        """Repaint only the lines that differ from what is on screen."""
-        old = self._strips
-        self._strips = None
-        width = self.size.width
-        if old is None or width <= 0 or not self.is_mounted:
-            self.refresh()
-            return
-        new = self._get_strips(width)
-        if len(new) != len(old):
-            self.refresh(layout=True)
-            return
-        pairs = enumerate(zip(old, new, strict=True))
-        dirty = [Region(0, y, width, 1) for y, (a, b) in pairs if a != b]
-        if dirty:
-            self.refresh(*dirty)
-
-    def render(self) -> Text:  # the plain text, for tools and tests
-        return Text("\n".join(s.text for s in self._get_strips(self.size.width or 80)))
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines())
-
-    def _get_strips(self, width: int) -> list[Strip]:
-        if self._strips is None or self._strips_width != width:
-            base = self.rich_style
-            strips = []
-            for line in self.lines():
-                strip = line if isinstance(line, Strip) else to_strip(line)
-                strips.append(strip.adjust_cell_length(width).apply_style(base))
-            self._strips = strips
-            self._strips_width = width
-        return self._strips
-
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        strips = self._get_strips(width)
-        if y < len(strips):
-            return strips[y]
-        return Strip.blank(width, self.rich_style)
-
-
-@lru_cache(maxsize=1)
-def _console() -> Console:
-    """A console only for turning text into segments (styles, widths)."""
-    return Console(width=200, color_system="truecolor", legacy_windows=False)
-
-
-def to_strip(text: Text) -> Strip:
-    text.end = ""
-    return Strip(list(text.render(_console())), text.cell_len)
 
 
 @lru_cache(maxsize=1024)
@@ -308,7 +203,7 @@ def message_lines(table: Table, p: Player) -> list[Strip]:
     if m is None:
         return [Strip.blank(MESSAGE_W)] * 2
     text = Text(_MESSAGE_MARK.get(m.kind, "") + m.text, _MESSAGE_STYLE.get(m.kind, ""))
-    wrapped = list(text.wrap(_console(), MESSAGE_W - 1))[:2]
+    wrapped = list(text.wrap(text_console(), MESSAGE_W - 1))[:2]
     lines = [_fit(line, MESSAGE_W, right) for line in wrapped]
     return lines + [Strip.blank(MESSAGE_W)] * (2 - len(lines))
 
@@ -339,82 +234,3 @@ class BoardView(LinesView):
         msgs = zip(message_lines(t, Player.LEFT), message_lines(t, Player.RIGHT), strict=True)
         out += [Strip.join(parts) for parts in msgs]
         return out
-
-
-def clock_text(seconds: float) -> str:
-    s = int(seconds)
-    return f"{s // 60}:{s % 60:02d}"
-
-
-class HeaderBar(TableView):
-    """Variant, round and round time on the left; the non-game keys on the right,
-    or for a moment a hint about a key that does nothing (Space, Enter, ?)."""
-
-    def __init__(self, table: Table, *, id: str | None = None):
-        super().__init__(table, id=id)
-        self.hint = ""
-        self.hint_until = 0.0  # time.monotonic()
-
-    def show_hint(self, text: str, seconds: float = 2.5) -> None:
-        self.hint = text
-        self.hint_until = time.monotonic() + seconds
-        self.sync()
-
-    def _hint(self) -> str:
-        return self.hint if self.hint and time.monotonic() < self.hint_until else ""
-
-    def state(self) -> object:
-        t = self.table
-        since = int(t.clock.now() - t.round_started_at)
-        return (t.position.round, t.position.phase, t.game.options, since, self._hint())
-
-    def render(self) -> Text:
-        t = self.table
-        o = t.game.options
-        variant = "standard" if o.variant is Variant.STANDARD else f"points to {o.target}"
-        pos = t.position
-        if pos.phase is Phase.OVER:
-            elapsed = ""
-        else:
-            elapsed = " · " + clock_text(t.clock.now() - t.round_started_at)
-        left = Text()
-        left.append(" spit-tui", Style(bold=True, color="yellow"))
-        left.append(f" · {variant} · round {pos.round}{elapsed}")
-        if o.manual_flip:
-            left.append(" · manual flip")
-        hint = self._hint()
-        right = Text(hint + " ", "bold yellow") if hint else Text(
-            "F1 help · Ctrl+Q quit ", DIM
-        )
-        width = self.size.width or 80
-        gap = max(1, width - left.cell_len - right.cell_len)
-        return left + Text(" " * gap) + right
-
-
-class Scoreboard(TableView):
-    """The points variant's running score, one column per round (latest rounds)."""
-
-    def state(self) -> object:
-        t = self.table
-        return (len(t.rounds), t.position.scores, t.game.options.variant)
-
-    def render(self) -> Text:
-        t = self.table
-        if t.game.options.variant is not Variant.POINTS:
-            return Text("")
-        rounds = t.rounds[-10:]
-        first = len(t.rounds) - len(rounds) + 1
-        head = Text("round   ", DIM)
-        for i in range(len(rounds)):
-            head.append(f"{first + i:>4}", DIM)
-        head.append("   total", DIM)
-        head.append(f"  (lowest wins at {t.game.options.target})", DIM)
-        lines = [head]
-        scores = t.position.scores
-        for p in (Player.LEFT, Player.RIGHT):
-            line = Text(f"{player_name(p):<8}", NAME_STYLE)
-            for r in rounds:
-                line.append(f"{r.round_points[p]:>4}")
-            line.append(f"{scores[p]:>8}", NAME_STYLE)
-            lines.append(line)
-        return Text("\n").join(lines)

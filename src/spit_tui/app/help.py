@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
-from spit_tui.app.board import TableView
 from spit_tui.app.screens import board_widgets
+from spit_tui.app.views import TableView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
 from spit_tui.table import Table

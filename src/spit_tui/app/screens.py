@@ -12,12 +12,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
-from spit_tui.app.board import (
-    BoardView,
-    HeaderBar,
-    Scoreboard,
-    TableView,
-)
+from spit_tui.app.board import BoardView
+from spit_tui.app.status import HeaderBar, Scoreboard
+from spit_tui.app.views import TableView
 from spit_tui.table import Table
 
 if TYPE_CHECKING:

@@ -1,0 +1,87 @@
+"""The lines around the board: the header (variant, round, clock, keys) and the
+points variant's scoreboard."""
+
+from __future__ import annotations
+
+import time
+
+from rich.style import Style
+from rich.text import Text
+
+from spit_tui.app.views import DIM, NAME_STYLE, TableView, clock_text, player_name
+from spit_tui.engine import Phase, Player, Variant
+from spit_tui.table import Table
+
+
+class HeaderBar(TableView):
+    """Variant, round and round time on the left; the non-game keys on the right,
+    or for a moment a hint about a key that does nothing (Space, Enter, ?)."""
+
+    def __init__(self, table: Table, *, id: str | None = None):
+        super().__init__(table, id=id)
+        self.hint = ""
+        self.hint_until = 0.0  # time.monotonic()
+
+    def show_hint(self, text: str, seconds: float = 2.5) -> None:
+        self.hint = text
+        self.hint_until = time.monotonic() + seconds
+        self.sync()
+
+    def _hint(self) -> str:
+        return self.hint if self.hint and time.monotonic() < self.hint_until else ""
+
+    def state(self) -> object:
+        t = self.table
+        since = int(t.clock.now() - t.round_started_at)
+        return (t.position.round, t.position.phase, t.game.options, since, self._hint())
+
+    def render(self) -> Text:
+        t = self.table
+        o = t.game.options
+        variant = "standard" if o.variant is Variant.STANDARD else f"points to {o.target}"
+        pos = t.position
+        if pos.phase is Phase.OVER:
+            elapsed = ""
+        else:
+            elapsed = " · " + clock_text(t.clock.now() - t.round_started_at)
+        left = Text()
+        left.append(" spit-tui", Style(bold=True, color="yellow"))
+        left.append(f" · {variant} · round {pos.round}{elapsed}")
+        if o.manual_flip:
+            left.append(" · manual flip")
+        hint = self._hint()
+        right = Text(hint + " ", "bold yellow") if hint else Text(
+            "F1 help · Ctrl+Q quit ", DIM
+        )
+        width = self.size.width or 80
+        gap = max(1, width - left.cell_len - right.cell_len)
+        return left + Text(" " * gap) + right
+
+
+class Scoreboard(TableView):
+    """The points variant's running score, one column per round (latest rounds)."""
+
+    def state(self) -> object:
+        t = self.table
+        return (len(t.rounds), t.position.scores, t.game.options.variant)
+
+    def render(self) -> Text:
+        t = self.table
+        if t.game.options.variant is not Variant.POINTS:
+            return Text("")
+        rounds = t.rounds[-10:]
+        first = len(t.rounds) - len(rounds) + 1
+        head = Text("round   ", DIM)
+        for i in range(len(rounds)):
+            head.append(f"{first + i:>4}", DIM)
+        head.append("   total", DIM)
+        head.append(f"  (lowest wins at {t.game.options.target})", DIM)
+        lines = [head]
+        scores = t.position.scores
+        for p in (Player.LEFT, Player.RIGHT):
+            line = Text(f"{player_name(p):<8}", NAME_STYLE)
+            for r in rounds:
+                line.append(f"{r.round_points[p]:>4}")
+            line.append(f"{scores[p]:>8}", NAME_STYLE)
+            lines.append(line)
+        return Text("\n").join(lines)
