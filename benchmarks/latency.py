@@ -101,6 +101,7 @@ class Tmux:
             text=True,
             bufsize=1,
         )
+        self._reply()  # the attach's own %begin/%end: else every reply is one behind
         self._command("refresh-client -f no-output")
         t0 = time.perf_counter()
         self._command(f"respawn-pane -k -t bench {_quote(cmd)}")
@@ -112,6 +113,12 @@ class Tmux:
         assert ctl is not None and ctl.stdin is not None and ctl.stdout is not None
         ctl.stdin.write(line + "\n")
         ctl.stdin.flush()
+        return self._reply()
+
+    def _reply(self) -> list[str]:
+        """The output lines of the next %begin ... %end (or %error) block."""
+        ctl = self.ctl
+        assert ctl is not None and ctl.stdout is not None
         out: list[str] = []
         inside = False
         while True:
