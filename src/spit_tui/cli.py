@@ -11,6 +11,7 @@ from typing import NoReturn
 from spit_tui import __version__
 
 PROG = "spit-tui"
+FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see main()
 
 
 class UsageError(Exception):
@@ -163,6 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
         return 1
+    # Textual draws at most TEXTUAL_FPS frames a second (60 by default), and after
+    # any frame holds the next one back for 17-33 ms, so a key pressed just after
+    # the board redrew by itself (a highlight fading, the round clock) waited for
+    # its frame. The board only changes on events: draw as soon as it does.
+    # Read when Textual is first imported, which is below; the user's own wins.
+    os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
     from spit_tui.app import SpitApp
 
     app: SpitApp
