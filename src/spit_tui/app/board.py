@@ -6,12 +6,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.strip import Strip
 
 from spit_tui.app.cards import BACK, CARD_W, card_box
-from spit_tui.app.views import DIM, NAME_STYLE, LinesView, player_name, text_console, to_strip
+from spit_tui.app.views import (
+    DIM,
+    NAME_STYLE,
+    Line,
+    LinesView,
+    player_name,
+    text_console,
+    to_line,
+)
 from spit_tui.engine import SLOTS, Card, Phase, Player, Side
 from spit_tui.players.keymap import Row, key_for, label
 from spit_tui.table import Outcome, Table
@@ -53,41 +61,32 @@ def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
 
 
 @lru_cache(maxsize=1024)
-def box_strips(c: Card | None, face_up: bool, highlight: bool) -> tuple[Strip, ...]:
-    """A card's three lines as strips, made once per card and look."""
-    return tuple(to_strip(t) for t in card_box(c, face_up=face_up, highlight=highlight))
+def box_lines(c: Card | None, face_up: bool, highlight: bool) -> tuple[Line, Line, Line]:
+    """A card's three lines as segments, made once per card and look."""
+    return card_box(c, face_up=face_up, highlight=highlight)
 
 
-_GAP = Strip.blank(COL_W - CARD_W)
-_BLANK_LINE = Strip.blank(SIDE_W * 2 + CENTRE_W)
-_LEAD = Strip.blank(1)
+def _blank(n: int) -> Line:
+    return (Segment(" " * n),) if n > 0 else ()
 
 
-def _pad(text: Text, width: int, right: bool) -> Text:
-    text.truncate(width)
-    pad = width - text.cell_len
-    if pad > 0:
-        if right:
-            text = Text(" " * pad) + text
-        else:
-            text.append(" " * pad)
-    return text
+_GAP = _blank(COL_W - CARD_W)
+_LEAD = _blank(1)
+_BLANK_LINE = _blank(SIDE_W * 2 + CENTRE_W)
 
 
-def _fit(line: Text | Strip, width: int, right: bool = False) -> Strip:
-    strip = line if isinstance(line, Strip) else to_strip(line)
-    if right and strip.cell_length < width:
-        strip = Strip.join([Strip.blank(width - strip.cell_length), strip])
-    return strip.adjust_cell_length(width)
+def styled(lines: list[Line], base: Style) -> tuple[Line, ...]:
+    """Lines in the widget's colours (done once, when a cached part is built)."""
+    return tuple(tuple(Segment.apply_style(line, base)) for line in lines)
 
 
-def side_lines(table: Table, p: Player) -> tuple[Strip, ...]:
+def side_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
     """One player's name and card counts, five stockpiles and their sizes (5 lines)."""
-    return _side_lines(table.position.sides[p], p)
+    return _side_lines(table.position.sides[p], p, base)
 
 
 @lru_cache(maxsize=64)
-def _side_lines(side: Side, p: Player) -> tuple[Strip, ...]:
+def _side_lines(side: Side, p: Player, base: Style) -> tuple[Line, ...]:
     right = p is Player.RIGHT
     head = Text()
     head.append(player_name(p), NAME_STYLE)
@@ -96,20 +95,21 @@ def _side_lines(side: Side, p: Player) -> tuple[Strip, ...]:
     if side.spit:
         head.append("▒", BACK)
     head.append(f"{len(side.spit)} spit", DIM if not side.spit else "")
-    lines = [_fit(head, SIDE_W, right)]
-    boxes = [box_strips(s.cards[-1] if s.cards else None, s.up, False) for s in side.slots]
+    lines = [to_line(head, SIDE_W, right)]
+    boxes = [box_lines(s.cards[-1] if s.cards else None, s.up, False) for s in side.slots]
     for i in range(3):
-        parts = [_LEAD] if right else []
+        line = _LEAD if right else ()
         for b in boxes:
-            parts += (b[i], _GAP)
-        lines.append(_fit(Strip.join(parts), SIDE_W))
+            line += b[i] + _GAP
+        lines.append(line[:-1] if right else line)  # 30 cells: the lead replaces a gap
     counts = Text(" " if right else "")
     for s in side.slots:
         n = len(s.cards)
         counts.append(f"{n}".center(CARD_W) if n else " " * CARD_W, DIM)
         counts.append(" " * (COL_W - CARD_W))
-    lines.append(_fit(counts, SIDE_W))
-    return tuple(lines)
+    counts.truncate(SIDE_W)
+    lines.append(to_line(counts, SIDE_W))
+    return styled(lines, base)
 
 
 def lit_piles(table: Table) -> tuple[int, ...]:
@@ -127,65 +127,59 @@ def lit_piles(table: Table) -> tuple[int, ...]:
     return ()
 
 
-def centre_lines(table: Table) -> tuple[Strip, ...]:
+def centre_lines(table: Table, base: Style) -> tuple[Line, ...]:
     """The spit piles with their top cards and sizes (5 lines)."""
-    return _centre_lines(table.position.piles, lit_piles(table))
+    return _centre_lines(table.position.piles, lit_piles(table), base)
 
 
 @lru_cache(maxsize=64)
-def _centre_lines(piles: tuple[tuple[Card, ...], ...], lit: tuple[int, ...]) -> tuple[Strip, ...]:
+def _centre_lines(
+    piles: tuple[tuple[Card, ...], ...], lit: tuple[int, ...], base: Style
+) -> tuple[Line, ...]:
     n = len(piles)
     half = CENTRE_W // n
     names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
-    lines = [_fit(Text("".join(name.center(half) for name in names), style=DIM), CENTRE_W)]
+    lines = [to_line(Text("".join(name.center(half) for name in names), style=DIM), CENTRE_W)]
     boxes = [
-        box_strips(pile[-1] if pile else None, True, i in lit) for i, pile in enumerate(piles)
+        box_lines(pile[-1] if pile else None, True, i in lit) for i, pile in enumerate(piles)
     ]
-    left = Strip.blank((half - CARD_W) // 2)
-    right = Strip.blank(half - CARD_W - (half - CARD_W) // 2)
+    left = _blank((half - CARD_W) // 2)
+    right = _blank(half - CARD_W - (half - CARD_W) // 2)
     for r in range(3):
-        parts: list[Strip] = []
+        line: Line = ()
         for b in boxes:
-            parts += (left, b[r], right)
-        lines.append(_fit(Strip.join(parts), CENTRE_W))
+            line += left + b[r] + right
+        lines.append(line)
     sizes = [f"{len(p)} card{'s' if len(p) != 1 else ''}" for p in piles]
-    lines.append(_fit(Text("".join(s.center(half) for s in sizes)), CENTRE_W))
-    return tuple(lines)
-
-
-def keys_lines(table: Table) -> list[Strip]:
-    """The keys under each player's stockpiles, from the one key table, and
-    between them what each key row does now."""
-    pos = table.position
-    return list(_keys_lines(pos.phase, pos.single_pile, table.game.options.manual_flip))
+    lines.append(to_line(Text("".join(s.center(half) for s in sizes)), CENTRE_W))
+    return styled(lines, base)
 
 
 @lru_cache(maxsize=32)
-def _keys_lines(phase: Phase, single: bool, manual_flip: bool) -> tuple[Strip, ...]:
+def keys_lines(phase: Phase, single: bool, manual_flip: bool, base: Style) -> tuple[Line, ...]:
+    """The keys under each player's stockpiles, from the one key table, and
+    between them what each key row does now."""
     rows = shown_rows(manual_flip)
-    legend = [
-        _fit(Text(f"◂ {row_legend(phase, single, row)} ▸".center(CENTRE_W), DIM), CENTRE_W)
-        for row in rows
-    ]
-    cols = zip(
-        key_lines(phase, rows, Player.LEFT), legend, key_lines(phase, rows, Player.RIGHT),
-        strict=True,
-    )
-    return tuple(Strip.join(parts) for parts in cols)
-
-
-def key_lines(phase: Phase, rows: list[Row], p: Player) -> list[Strip]:
-    lead = " " if p is Player.RIGHT else ""
-    dim_fill = phase in (Phase.SLAP, Phase.OVER)
-    lines = []
+    out = []
     for row in rows:
-        keys = Text(lead)
-        style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else KEY_STYLE
-        for slot in range(SLOTS):
-            keys.append(f" [{label(key_for(p, row, slot))}] "[:CARD_W], style)
-            keys.append(" " * (COL_W - CARD_W))
-        lines.append(_fit(keys, SIDE_W))
-    return lines
+        legend = Text(f"◂ {row_legend(phase, single, row)} ▸".center(CENTRE_W), DIM)
+        out.append(
+            key_line(phase, row, Player.LEFT)
+            + to_line(legend, CENTRE_W)
+            + key_line(phase, row, Player.RIGHT)
+        )
+    return styled(out, base)
+
+
+def key_line(phase: Phase, row: Row, p: Player) -> Line:
+    dim_fill = phase in (Phase.SLAP, Phase.OVER)
+    keys = Text(" " if p is Player.RIGHT else "")
+    style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else KEY_STYLE
+    for slot in range(SLOTS):
+        keys.append(f" [{label(key_for(p, row, slot))}] "[:CARD_W], style)
+        keys.append(" " * (COL_W - CARD_W))
+    keys.truncate(SIDE_W)
+    return to_line(keys, SIDE_W)
 
 
 _MESSAGE_STYLE = {
@@ -194,18 +188,26 @@ _MESSAGE_STYLE = {
     Outcome.IGNORED: Style(color="bright_black"),
 }
 _MESSAGE_MARK = {Outcome.ILLEGAL: "✗ ", Outcome.LOST_RACE: "⚡ ", Outcome.IGNORED: "· "}
+_NO_MESSAGE = (_blank(MESSAGE_W), _blank(MESSAGE_W))
 
 
-def message_lines(table: Table, p: Player) -> list[Strip]:
+def message_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
     """Why the player's last key was refused, wrapped to two lines of his half."""
     m = table.message(p)
-    right = p is Player.RIGHT
     if m is None:
-        return [Strip.blank(MESSAGE_W)] * 2
-    text = Text(_MESSAGE_MARK.get(m.kind, "") + m.text, _MESSAGE_STYLE.get(m.kind, ""))
-    wrapped = list(text.wrap(text_console(), MESSAGE_W - 1))[:2]
-    lines = [_fit(line, MESSAGE_W, right) for line in wrapped]
-    return lines + [Strip.blank(MESSAGE_W)] * (2 - len(lines))
+        return _message_lines("", Outcome.APPLIED, p, base)
+    return _message_lines(m.text, m.kind, p, base)
+
+
+@lru_cache(maxsize=128)
+def _message_lines(text: str, kind: Outcome, p: Player, base: Style) -> tuple[Line, ...]:
+    if not text:
+        return styled(list(_NO_MESSAGE), base)
+    t = Text(_MESSAGE_MARK.get(kind, "") + text, _MESSAGE_STYLE.get(kind, ""))
+    wrapped = list(t.wrap(text_console(), MESSAGE_W - 1))[:2]
+    lines = [to_line(line, MESSAGE_W, p is Player.RIGHT) for line in wrapped]
+    lines += [_blank(MESSAGE_W)] * (2 - len(lines))
+    return styled(lines, base)
 
 
 class BoardView(LinesView):
@@ -221,16 +223,23 @@ class BoardView(LinesView):
             t.message(Player.LEFT), t.message(Player.RIGHT),
         )
 
-    def lines(self) -> list[Text | Strip]:
+    def lines(self) -> list[Line]:
         t = self.table
-        out: list[Text | Strip] = []
-        board = zip(
-            side_lines(t, Player.LEFT), centre_lines(t), side_lines(t, Player.RIGHT), strict=True
-        )
-        out += [Strip.join(parts) for parts in board]
-        out.append(_BLANK_LINE)
-        out += keys_lines(t)
-        out.append(_BLANK_LINE)
-        msgs = zip(message_lines(t, Player.LEFT), message_lines(t, Player.RIGHT), strict=True)
-        out += [Strip.join(parts) for parts in msgs]
-        return out
+        pos = t.position
+        base = self.base
+        left = side_lines(t, Player.LEFT, base)
+        right = side_lines(t, Player.RIGHT, base)
+        centre = centre_lines(t, base)
+        ml, mr = message_lines(t, Player.LEFT, base), message_lines(t, Player.RIGHT, base)
+        blank = _blank_line(base)
+        rows = [left[i] + centre[i] + right[i] for i in range(5)]
+        rows.append(blank)
+        rows += keys_lines(pos.phase, pos.single_pile, t.game.options.manual_flip, base)
+        rows.append(blank)
+        rows += [ml[0] + mr[0], ml[1] + mr[1]]
+        return rows
+
+
+@lru_cache(maxsize=4)
+def _blank_line(base: Style) -> Line:
+    return styled([_BLANK_LINE], base)[0]

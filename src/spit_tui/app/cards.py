@@ -7,6 +7,7 @@ NO_COLOR set.
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
@@ -20,30 +21,39 @@ BLACK = Style(bold=True)
 EDGE = Style(color="bright_black")
 BACK = Style(color="blue")
 HIGHLIGHT = Style(color="yellow", bold=True)
+REVERSE = Style(reverse=True)
+
+
+def face_text(c: Card) -> tuple[str, Style]:
+    """The one place a card's face is spelled: rank and suit ("10♥") and its style."""
+    return c.rank_label + SUIT_SYMBOLS[c.suit], RED if c.is_red else BLACK
 
 
 def card_face(c: Card) -> Text:
     """Rank and suit, e.g. "10♥", in the suit's colour (two or three cells)."""
-    return Text(c.rank_label + SUIT_SYMBOLS[c.suit], style=RED if c.is_red else BLACK)
+    text, style = face_text(c)
+    return Text(text, style=style)
 
 
-def card_box(c: Card | None, *, face_up: bool = True, highlight: bool = False) -> list[Text]:
-    """Three lines of a card: face up, face down (``face_up=False``), or an empty place."""
+CardLine = tuple[Segment, ...]
+
+
+def card_box(
+    c: Card | None, *, face_up: bool = True, highlight: bool = False
+) -> tuple[CardLine, CardLine, CardLine]:
+    """Three lines of a card, as segments: face up, face down (``face_up=False``),
+    or an empty place (``c`` is None). Each line is CARD_W cells."""
     edge = HIGHLIGHT if highlight else EDGE
     if c is None:
-        return [Text("┌ ─ ┐", EDGE), Text("     "), Text("└ ─ ┘", EDGE)]
-    top = Text("╭───╮", edge)
-    bottom = Text("╰───╯", edge)
-    mid = Text()
-    mid.append("│", edge)
+        return (Segment("┌ ─ ┐", EDGE),), (Segment(" " * CARD_W),), (Segment("└ ─ ┘", EDGE),)
+    side = Segment("│", edge)
     if face_up:
-        face = card_face(c)
+        text, style = face_text(c)
         if highlight:
-            face.stylize("reverse")
-        if len(face) < 3:
-            mid.append(" ")
-        mid.append_text(face)
+            style = style + REVERSE
+        face = (Segment(" " * (3 - len(text))), Segment(text, style)) if len(text) < 3 else (
+            Segment(text, style),
+        )
     else:
-        mid.append("▒▒▒", BACK)
-    mid.append("│", edge)
-    return [top, mid, bottom]
+        face = (Segment("▒▒▒", BACK),)
+    return (Segment("╭───╮", edge),), (side, *face, side), (Segment("╰───╯", edge),)

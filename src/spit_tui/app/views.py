@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -57,36 +58,81 @@ class TableView(Widget):
 
 
 class LinesView(TableView):
-    """A TableView drawn line by line from cached strips (Textual's line API).
+    """A TableView drawn line by line (Textual's line API).
 
-    Turning Rich text into strips once per change, and handing the compositor
-    ready strips, keeps a key press to well under a millisecond of drawing.
+    `lines()` gives each line as a tuple of segments. Only lines whose segments
+    changed become new strips and are marked dirty, so a key press turns a few
+    lines into strips and repaints only those.
     """
 
     def __init__(self, table: Table, *, id: str | None = None, classes: str | None = None):
         super().__init__(table, id=id, classes=classes)
-        self._strips: list[Strip] | None = None
-        self._strips_width = -1
+        self._segs: list[Line] = []
+        self._strips: list[Strip] = []
+        self._width = -1
+        self._stale = True
+        self._base: Style | None = None
 
-    def lines(self) -> list[Text | Strip]:
+    def notify_style_update(self) -> None:
+        self._base = None
+        self._width = -1  # repaint every line in the new style
+        super().notify_style_update()
+
+    def lines(self) -> list[Line]:
+        """Each line's segments, with `self.base` (the widget's colours) applied."""
         raise NotImplementedError
+
+    @property
+    def base(self) -> Style:
+        """The widget's own style (background), to bake into cached lines."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
 
     def changed(self) -> None:
         """Repaint only the lines that differ from what is on screen."""
-        old = self._strips
-        self._strips = None
+        self._stale = True
         width = self.size.width
-        if old is None or width <= 0 or not self.is_mounted:
+        if not self._strips or width <= 0 or not self.is_mounted:
             self.refresh()
             return
-        new = self._get_strips(width)
-        if len(new) != len(old):
+        height = len(self._strips)
+        dirty = self._update(width)
+        if len(self._strips) != height:
             self.refresh(layout=True)
-            return
-        pairs = enumerate(zip(old, new, strict=True))
-        dirty = [Region(0, y, width, 1) for y, (a, b) in pairs if a != b]
-        if dirty:
-            self.refresh(*dirty)
+        elif dirty:
+            self.refresh(*(Region(0, y, width, 1) for y in dirty))
+
+    def _update(self, width: int) -> list[int]:
+        """Bring the strips up to date; the lines that changed."""
+        self._stale = False
+        new = self.lines()
+        old = self._segs
+        if width != self._width:
+            old = []
+            self._width = width
+        base = self.base
+        strips = self._strips[: len(new)]
+        dirty = []
+        for y, segs in enumerate(new):
+            if y < len(old) and y < len(strips) and old[y] == segs:
+                continue
+            strip = Strip(segs, line_length(segs))
+            if strip.cell_length != width:
+                strip = strip.adjust_cell_length(width, base)
+            if y < len(strips):
+                strips[y] = strip
+            else:
+                strips.append(strip)
+            dirty.append(y)
+        self._segs = new
+        self._strips = strips
+        return dirty
+
+    def _get_strips(self, width: int) -> list[Strip]:
+        if self._stale or width != self._width:
+            self._update(width)
+        return self._strips
 
     def render(self) -> Text:  # the plain text, for tools and tests
         return Text("\n".join(s.text for s in self._get_strips(self.size.width or 80)))
@@ -94,23 +140,32 @@ class LinesView(TableView):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.lines())
 
-    def _get_strips(self, width: int) -> list[Strip]:
-        if self._strips is None or self._strips_width != width:
-            base = self.rich_style
-            strips = []
-            for line in self.lines():
-                strip = line if isinstance(line, Strip) else to_strip(line)
-                strips.append(strip.adjust_cell_length(width).apply_style(base))
-            self._strips = strips
-            self._strips_width = width
-        return self._strips
-
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         strips = self._get_strips(width)
         if y < len(strips):
             return strips[y]
         return Strip.blank(width, self.rich_style)
+
+
+Line = tuple[Segment, ...]
+
+
+def line_length(segs: Line) -> int:
+    return sum(seg.cell_length for seg in segs)
+
+
+def to_line(text: Text, width: int | None = None, right: bool = False) -> Line:
+    """A Rich text as one line of segments, padded to `width` cells if given."""
+    text.end = ""
+    segs = tuple(text.render(text_console()))
+    if width is None:
+        return segs
+    pad = width - text.cell_len
+    if pad <= 0:
+        return segs
+    blank = (Segment(" " * pad),)
+    return blank + segs if right else segs + blank
 
 
 @lru_cache(maxsize=1)
