@@ -52,12 +52,17 @@ class TimedGameScreen(GameScreen):
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.updates: list[float] = []
+        self.updates_cpu: list[float] = []
+        self.layouts: list[bool] = []  # did the update lay the screen out again?
         self.drawn = asyncio.Event()
 
     def _on_timer_update(self) -> None:
-        t0 = time.perf_counter()
+        layout = bool(self._layout_required)
+        t0, c0 = time.perf_counter(), time.thread_time()
         super()._on_timer_update()
         self.updates.append(time.perf_counter() - t0)
+        self.updates_cpu.append(time.thread_time() - c0)
+        self.layouts.append(layout)
         self.drawn.set()
 
     def pending(self) -> bool:
@@ -89,14 +94,16 @@ class FastDemo(ComputerApp):
         self.screen_t = TimedGameScreen(self.table)
         self.game_screen = self.screen_t
         self._sync_s = 0.0
-        self.frames: list[dict[str, float]] = []
+        self._sync_cpu = 0.0
+        self.frames: list[dict[str, Any]] = []
         self.steps = 0
         self.done = asyncio.Event()
 
     def _on_change(self) -> None:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         super()._on_change()
         self._sync_s += time.perf_counter() - t0
+        self._sync_cpu += time.thread_time() - c0
 
     def on_mount(self) -> None:
         # Textual runs every class's on_mount along the MRO by itself: no super() here
@@ -109,7 +116,7 @@ class FastDemo(ComputerApp):
         table = self.table
         started = time.perf_counter()
         while table.position.phase is not Phase.OVER and self.steps < STEP_CAP:
-            self._sync_s = 0.0
+            self._sync_s = self._sync_cpu = 0.0
             screen.drawn.clear()
             n_updates = len(screen.updates)
             if not clock.step():
@@ -124,7 +131,11 @@ class FastDemo(ComputerApp):
                 except TimeoutError:
                     continue
                 update = sum(screen.updates[n_updates:])
-                self.frames.append({"sync": self._sync_s, "update": update})
+                cpu = self._sync_cpu + sum(screen.updates_cpu[n_updates:])
+                layout = any(screen.layouts[n_updates:])
+                self.frames.append(
+                    {"sync": self._sync_s, "update": update, "cpu": cpu, "layout": layout}
+                )
             else:
                 await asyncio.sleep(0)
         wall = time.perf_counter() - started
@@ -138,6 +149,8 @@ class FastDemo(ComputerApp):
             "frames_ms": [round(1000 * (f["sync"] + f["update"]), 4) for f in self.frames],
             "sync_ms": [round(1000 * f["sync"], 4) for f in self.frames],
             "update_ms": [round(1000 * f["update"], 4) for f in self.frames],
+            "cpu_ms": [round(1000 * f["cpu"], 4) for f in self.frames],
+            "layout": [bool(f["layout"]) for f in self.frames],
             "wall_s": round(wall, 3),
             "over": self.table.position.phase is Phase.OVER,
             "rounds": self.table.position.round,
