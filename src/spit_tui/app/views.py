@@ -101,10 +101,12 @@ class LinesView(TableView):
         if len(self._strips) != height:
             self.refresh(layout=True)
         elif dirty:
-            self.refresh(*(Region(0, y, width, 1) for y in dirty))
+            self.refresh(*dirty)
 
-    def _update(self, width: int) -> list[int]:
-        """Bring the strips up to date; the lines that changed."""
+    def _update(self, width: int) -> list[Region]:
+        """Bring the strips up to date; where the lines changed (only the cells
+        between the first and the last changed segment of each line, so a play
+        repaints a card and a count, not whole lines)."""
         self._stale = False
         new = self.lines()
         old = self._segs
@@ -115,8 +117,12 @@ class LinesView(TableView):
         strips = self._strips[: len(new)]
         dirty = []
         for y, segs in enumerate(new):
-            if y < len(old) and y < len(strips) and old[y] == segs:
-                continue
+            if y < len(old) and y < len(strips):
+                if old[y] == segs:
+                    continue
+                x0, x1 = changed_span(old[y], segs, width)
+            else:
+                x0, x1 = 0, width
             strip = Strip(segs, line_length(segs))
             if strip.cell_length != width:
                 strip = strip.adjust_cell_length(width, base)
@@ -124,7 +130,7 @@ class LinesView(TableView):
                 strips[y] = strip
             else:
                 strips.append(strip)
-            dirty.append(y)
+            dirty.append(Region(x0, y, max(1, x1 - x0), 1))
         self._segs = new
         self._strips = strips
         return dirty
@@ -153,6 +159,23 @@ Line = tuple[Segment, ...]
 
 def line_length(segs: Line) -> int:
     return sum(seg.cell_length for seg in segs)
+
+
+def changed_span(old: Line, new: Line, width: int) -> tuple[int, int]:
+    """The cells [x0, x1) outside which two lines have the same segments."""
+    n = min(len(old), len(new))
+    i = 0
+    x0 = 0
+    while i < n and old[i] == new[i]:
+        x0 += new[i].cell_length
+        i += 1
+    j = 0
+    tail = 0
+    while j < n - i and old[-1 - j] == new[-1 - j]:
+        tail += new[-1 - j].cell_length
+        j += 1
+    x1 = max(x0, line_length(new) - tail)
+    return min(x0, width), min(max(x1, x0 + 1), width)
 
 
 def to_line(text: Text, width: int | None = None, right: bool = False) -> Line:
