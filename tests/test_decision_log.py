@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spit_tui.clock import VirtualClock
 from spit_tui.cli import build_parser
+from spit_tui.clock import VirtualClock
 from spit_tui.decision_log import DecisionLog
 from spit_tui.engine import Game, Player, Ready
 from spit_tui.players.keymap import KEYS
