@@ -35,7 +35,7 @@ from spit_tui.engine import Game, Options, Phase, Position, format_position
 from spit_tui.players.keymap import intent_for
 from spit_tui.table import Table
 
-TICK_S = 1 / 20  # redraws the running clocks; timed events get their own wake-up
+TICK_S = 0.25  # redraws the running clocks; timed events get their own wake-up
 NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new game
 
 

@@ -61,9 +61,9 @@ def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
 
 
 @lru_cache(maxsize=1024)
-def box_lines(c: Card | None, face_up: bool, highlight: bool) -> tuple[Line, Line, Line]:
-    """A card's three lines as segments, made once per card and look."""
-    return card_box(c, face_up=face_up, highlight=highlight)
+def box_lines(c: Card | None, face_up: bool, highlight: bool, base: Style) -> tuple[Line, ...]:
+    """A card's three lines as segments in the widget's colours, made once per look."""
+    return styled(list(card_box(c, face_up=face_up, highlight=highlight)), base)
 
 
 def _blank(n: int) -> Line:
@@ -80,6 +80,17 @@ def styled(lines: list[Line], base: Style) -> tuple[Line, ...]:
     return tuple(tuple(Segment.apply_style(line, base)) for line in lines)
 
 
+@lru_cache(maxsize=16)
+def _styles(base: Style) -> tuple[Style, Style, Style, Style]:
+    """base, name, card back and dim styles over the widget's colours."""
+    return base, base + NAME_STYLE, base + BACK, base + DIM
+
+
+@lru_cache(maxsize=16)
+def _pad(n: int, base: Style) -> Line:
+    return (Segment(" " * n, base),) if n > 0 else ()
+
+
 def side_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
     """One player's name and card counts, five stockpiles and their sizes (5 lines)."""
     return _side_lines(table.position.sides[p], p, base)
@@ -87,29 +98,35 @@ def side_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
 
 @lru_cache(maxsize=64)
 def _side_lines(side: Side, p: Player, base: Style) -> tuple[Line, ...]:
+    # Built straight from segments (no Rich text): this runs on every play.
     right = p is Player.RIGHT
-    head = Text()
-    head.append(player_name(p), NAME_STYLE)
-    head.append(f"  {side.total} card{'' if side.total == 1 else 's'}")
-    head.append(" · ")
-    if side.spit:
-        head.append("▒", BACK)
-    head.append(f"{len(side.spit)} spit", DIM if not side.spit else "")
-    lines = [to_line(head, SIDE_W, right)]
-    boxes = [box_lines(s.cards[-1] if s.cards else None, s.up, False) for s in side.slots]
+    plain, name_style, back, dim = _styles(base)
+    total = side.total
+    spit = len(side.spit)
+    head: list[Segment] = [
+        Segment(player_name(p), name_style),
+        Segment(f"  {total} card{'' if total == 1 else 's'} · ", plain),
+    ]
+    if spit:
+        head += [Segment("▒", back), Segment(f"{spit} spit", plain)]
+    else:
+        head.append(Segment("0 spit", dim))
+    width = sum(seg.cell_length for seg in head)
+    pad = _pad(SIDE_W - width, base)
+    lines: list[Line] = [pad + tuple(head) if right else tuple(head) + pad]
+    boxes = [box_lines(s.cards[-1] if s.cards else None, s.up, False, base) for s in side.slots]
+    gap = _pad(COL_W - CARD_W, base)
     for i in range(3):
-        line = _LEAD if right else ()
+        line = _pad(1, base) if right else ()
         for b in boxes:
-            line += b[i] + _GAP
+            line += b[i] + gap
         lines.append(line[:-1] if right else line)  # 30 cells: the lead replaces a gap
-    counts = Text(" " if right else "")
-    for s in side.slots:
-        n = len(s.cards)
-        counts.append(f"{n}".center(CARD_W) if n else " " * CARD_W, DIM)
-        counts.append(" " * (COL_W - CARD_W))
-    counts.truncate(SIDE_W)
-    lines.append(to_line(counts, SIDE_W))
-    return styled(lines, base)
+    cells = "".join(
+        (f"{len(s.cards)}".center(CARD_W) if s.cards else " " * CARD_W) + " " for s in side.slots
+    )
+    counts = (" " + cells[:-1]) if right else cells
+    lines.append((Segment(counts, dim),))
+    return tuple(lines)
 
 
 def lit_piles(table: Table) -> tuple[int, ...]:
@@ -136,23 +153,25 @@ def centre_lines(table: Table, base: Style) -> tuple[Line, ...]:
 def _centre_lines(
     piles: tuple[tuple[Card, ...], ...], lit: tuple[int, ...], base: Style
 ) -> tuple[Line, ...]:
+    plain, _, _, dim = _styles(base)
     n = len(piles)
     half = CENTRE_W // n
     names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
-    lines = [to_line(Text("".join(name.center(half) for name in names), style=DIM), CENTRE_W)]
+    lines: list[Line] = [(Segment("".join(name.center(half) for name in names), dim),)]
     boxes = [
-        box_lines(pile[-1] if pile else None, True, i in lit) for i, pile in enumerate(piles)
+        box_lines(pile[-1] if pile else None, True, i in lit, base)
+        for i, pile in enumerate(piles)
     ]
-    left = _blank((half - CARD_W) // 2)
-    right = _blank(half - CARD_W - (half - CARD_W) // 2)
+    left = _pad((half - CARD_W) // 2, base)
+    right = _pad(half - CARD_W - (half - CARD_W) // 2, base)
     for r in range(3):
         line: Line = ()
         for b in boxes:
             line += left + b[r] + right
         lines.append(line)
     sizes = [f"{len(p)} card{'s' if len(p) != 1 else ''}" for p in piles]
-    lines.append(to_line(Text("".join(s.center(half) for s in sizes)), CENTRE_W))
-    return styled(lines, base)
+    lines.append((Segment("".join(s.center(half) for s in sizes), plain),))
+    return tuple(lines)
 
 
 @lru_cache(maxsize=32)
