@@ -17,7 +17,9 @@ for CI, where it is a smoke test only: no figure is asserted). The burst counts
 are totals over all its runs. Without tmux the terminal rows are skipped
 (null in --json) with a note saying so. `--json` prints one JSON object (the
 flat figures, then "targets", "status", "details" and "meta"); progress goes
-to stderr. `--strict` exits 1 if a target is missed. See docs/performance.md.
+to stderr. Exit status: 2 if a benchmark raised (its figures are null and a
+note says why; the others still run), else 1 with `--strict` if a target is
+missed, else 0. See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -203,6 +205,7 @@ def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
     have_tmux = shutil.which("tmux") is not None
     notes: list[str] = []
+    failed: list[str] = []  # benchmarks that raised (not: missed a target)
     if terminal and not have_tmux:
         notes.append("tmux is not installed: key latency, start-up, burst, frame and RSS skipped")
     elif not terminal:
@@ -219,6 +222,7 @@ def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
             got = fn(quick)
         except Exception as e:  # one broken benchmark must not hide the others
             notes.append(f"{name} failed: {type(e).__name__}: {e}")
+            failed.append(name)
             _log(f"{name} failed: {e}")
             continue
         extra = got.pop("_details", None)
@@ -246,6 +250,7 @@ def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
         "textual": textual.__version__,
         "tmux": _tool_version(["tmux", "-V"]) if have_tmux else None,
         "notes": notes,
+        "failed": failed,
     }
     return res
 
@@ -323,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res, indent=2))
     else:
         print_table(res)
+    if res["meta"]["failed"]:
+        return 2  # a benchmark broke: the smoke test's one failure
     missed = [k for k, v in res["status"].items() if v == "MISSED"]
     return 1 if args.strict and missed else 0
 
