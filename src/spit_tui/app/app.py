@@ -139,14 +139,25 @@ class SpitApp(App[None]):
         self._wake_for_next_event()
 
     def _wake_for_next_event(self) -> None:
-        """Tick again exactly when the game clock's next event is due (a countdown
-        ending, a message expiring), rather than polling fast for it."""
-        if not self.real_time or self._pause_reasons or not self.is_running:
+        """Tick again exactly when the next timed event is due (a countdown ending,
+        a message expiring) on the game's clock or a help page's, rather than
+        polling fast for it."""
+        if not self.real_time or not self.is_running:
             return
-        due = self.clock.next_time()
-        if due is None:
+        delays = []
+        if not self._pause_reasons:
+            due = self.clock.next_time()
+            if due is not None:
+                delays.append(due - self.game_now())
+        stack = self.screen_stack
+        page_table = getattr(stack[-1], "page_table", None) if stack else None
+        if isinstance(page_table, Table):
+            due = page_table.clock.next_time()
+            if due is not None:
+                delays.append(due - self.real_now())
+        if not delays:
             return
-        delay = max(0.0, due - self.game_now()) + 0.001
+        delay = max(0.0, min(delays)) + 0.001
         if delay < TICK_S:
             if self._wakeup is not None:
                 self._wakeup.stop()
