@@ -114,6 +114,7 @@ class Table:
         self.event_listeners: list[Callable[[Event], None]] = []
         self.decision_listeners: list[Callable[[Decision], None]] = []
         self.paused = False
+        self.names: tuple[str, str] = ("LEFT", "RIGHT")  # as shown on the board
         self._sync_start()
 
     # -- what the view reads -------------------------------------------------------

@@ -20,7 +20,7 @@ def _ready_line(table: Table, who: tuple[Player, ...]) -> Text:
     for p in PLAYERS:
         if line:
             line.append("     ")
-        line.append(player_name(p) + " ", BIG)
+        line.append(player_name(p, table) + " ", BIG)
         if p not in who:
             line.append("has no spit card", WAIT)
         elif flags[p]:
@@ -39,12 +39,13 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
     points = table.game.options.variant is Variant.POINTS
     first = Text(f"Round {end.round} over: ", BIG)
     if end.cleared_by is not None:
-        first.append(f"{player_name(end.cleared_by)} cleared his stockpiles")
+        first.append(f"{player_name(end.cleared_by, table)} cleared his stockpiles")
     elif end.reason is EndReason.DEADLOCK or end.reason is EndReason.STUCK:
         first.append("nobody could play and nobody had a spit card")
     if points:
         second = Text(
-            f"Points this round: LEFT {end.round_points[0]}, RIGHT {end.round_points[1]}"
+            f"Points this round: {player_name(PLAYERS[0], table)} {end.round_points[0]}, "
+            f"{player_name(PLAYERS[1], table)} {end.round_points[1]}"
             f"  ·  totals {end.scores[0]} : {end.scores[1]}"
         )
         return [first, second]
@@ -52,12 +53,15 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
     for p in PLAYERS:
         took = end.took[p]
         if took is None:
-            parts.append(f"{player_name(p)} took nothing")
+            parts.append(f"{player_name(p, table)} took nothing")
         elif end.single_pile:
-            parts.append(f"{player_name(p)} took the pile ({end.pile_sizes[took]})")
+            parts.append(f"{player_name(p, table)} took the pile ({end.pile_sizes[took]})")
         else:
-            parts.append(f"{player_name(p)} took pile {_pile(took)} ({end.pile_sizes[took]})")
-    second = Text(", ".join(parts) + f".  Now LEFT {end.held[0]} · RIGHT {end.held[1]} cards.")
+            name = player_name(p, table)
+            parts.append(f"{name} took pile {_pile(took)} ({end.pile_sizes[took]})")
+    # One line that never wraps at 80 columns, so the ready line below stays visible.
+    left, right = (player_name(p, table) for p in PLAYERS)
+    second = Text(" · ".join(parts) + f" · now {left} {end.held[0]}, {right} {end.held[1]}")
     return [first, second]
 
 
@@ -68,13 +72,15 @@ def banner(table: Table) -> tuple[str, list[Text]]:
     if pos.phase is Phase.OVER:
         winner = pos.winner
         first = Text("GAME OVER · ", BIG)
-        first.append(f"{player_name(winner) if winner is not None else 'nobody'} wins", GOOD)
+        winner_name = player_name(winner, table) if winner is not None else "nobody"
+        first.append(f"{winner_name} wins", GOOD)
         end = table.game_ended_at or table.clock.now()
         took = clock_text(end - table.game_started_at)
         rounds = pos.round
         detail = f"after {rounds} round{'s' if rounds != 1 else ''} in {took}"
         if game.options.variant is Variant.POINTS:
-            detail += f"  ·  final score LEFT {pos.scores[0]} : RIGHT {pos.scores[1]}"
+            lname, rname = (player_name(p, table) for p in PLAYERS)
+            detail += f"  ·  final score {lname} {pos.scores[0]} : {rname} {pos.scores[1]}"
         else:
             detail += " (no cards left)"
         keys = Text("Enter: new game  ·  Ctrl+Q: quit", WAIT)
@@ -100,7 +106,7 @@ def banner(table: Table) -> tuple[str, list[Text]]:
                 call = f"Round {pos.round}: both press any key of your half to spit"
                 lines.append(Text(call, BIG))
             if pos.single_pile and pos.spitter is not None:
-                short = player_name(pos.spitter.other)
+                short = player_name(pos.spitter.other, table)
                 note = Text(f"Single pile: {short} has no spit cards; both rows play on it.")
                 lines.append(note)
             lines.append(_ready_line(table, tuple(PLAYERS)))

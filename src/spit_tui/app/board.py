@@ -93,18 +93,18 @@ def _pad(n: int, base: Style) -> Line:
 
 def side_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
     """One player's name and card counts, five stockpiles and their sizes (5 lines)."""
-    return _side_lines(table.position.sides[p], p, base)
+    return _side_lines(table.position.sides[p], p, base, player_name(p, table))
 
 
 @lru_cache(maxsize=64)
-def _side_lines(side: Side, p: Player, base: Style) -> tuple[Line, ...]:
+def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ...]:
     # Built straight from segments (no Rich text): this runs on every play.
     right = p is Player.RIGHT
     plain, name_style, back, dim = _styles(base)
     total = side.total
     spit = len(side.spit)
     head: list[Segment] = [
-        Segment(player_name(p), name_style),
+        Segment(name, name_style),
         Segment(f"  {total} card{'' if total == 1 else 's'} · ", plain),
     ]
     if spit:

@@ -19,7 +19,7 @@ from textual import events
 
 from spit_tui.app.app import SpitApp
 from spit_tui.clock import Handle
-from spit_tui.engine import Game, Phase, Player
+from spit_tui.engine import PLAYERS, Game, Phase, Player
 from spit_tui.players.bot import Bot, Level, level_named
 from spit_tui.players.keymap import intent_for
 from spit_tui.table import MESSAGE_S, Message, Outcome, Table
@@ -49,6 +49,9 @@ class ComputerApp(SpitApp):
         super().__init__(on_table=self._seat, **kwargs)
 
     def _seat(self, table: Table) -> None:
+        if self.computer and not self.demo:
+            names = ["COMPUTER" if p in self.computer else "YOU" for p in PLAYERS]
+            table.names = (names[0], names[1])
         for p in sorted(self.computer):
             rng = random.Random(self._bot_rng.getrandbits(64))
             self.bots.append(Bot(table, p, self.computer[p], rng=rng))

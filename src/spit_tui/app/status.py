@@ -71,7 +71,7 @@ class Scoreboard(TableView):
             return Text("")
         rounds = t.rounds[-10:]
         first = len(t.rounds) - len(rounds) + 1
-        head = Text("round   ", DIM)
+        head = Text("round    ", DIM)
         for i in range(len(rounds)):
             head.append(f"{first + i:>4}", DIM)
         head.append("   total", DIM)
@@ -79,7 +79,7 @@ class Scoreboard(TableView):
         lines = [head]
         scores = t.position.scores
         for p in (Player.LEFT, Player.RIGHT):
-            line = Text(f"{player_name(p):<8}", NAME_STYLE)
+            line = Text(f"{player_name(p, t):<9}", NAME_STYLE)
             for r in rounds:
                 line.append(f"{r.round_points[p]:>4}")
             line.append(f"{scores[p]:>8}", NAME_STYLE)

@@ -20,8 +20,9 @@ DIM = Style(dim=True)
 NAME_STYLE = Style(bold=True)
 
 
-def player_name(p: Player) -> str:
-    return p.label.upper()
+def player_name(p: Player, table: Table) -> str:
+    """The name on the board: LEFT/RIGHT, or YOU/COMPUTER against the computer."""
+    return table.names[p]
 
 
 def clock_text(seconds: float) -> str:
