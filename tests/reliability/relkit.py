@@ -35,7 +35,7 @@ if _ENGINE_TESTS not in sys.path:
 
 from enginekit import invariants  # noqa: E402
 
-__all__ = ["DriverInput", "board_problems", "invariants", "read_board", "screen_lines"]
+__all__ = ["DriverInput", "board_problems", "flush", "invariants", "read_board", "screen_lines"]
 
 
 # -- input through the driver -------------------------------------------------------
