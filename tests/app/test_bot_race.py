@@ -4,7 +4,7 @@ the human's."""
 
 from __future__ import annotations
 
-from appkit import settle
+from appkit import screen_text, settle
 
 from spit_tui.app.computer import ComputerApp
 from spit_tui.clock import VirtualClock
@@ -123,3 +123,13 @@ async def test_demo_deals_again_after_a_game_ends() -> None:
         assert not table.game.over and table.position.round == 1
         clock.advance(10)
         assert any(d.source == "bot" for d in table.decisions)
+
+
+async def test_the_board_names_you_and_the_computer() -> None:
+    app = race_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = await screen_text(pilot)
+        assert "YOU" in text and "COMPUTER" in text
+        assert "LEFT " not in text.split("\n", 3)[-1]  # the board no longer says LEFT/RIGHT
+        assert app.table.names == ("YOU", "COMPUTER")
