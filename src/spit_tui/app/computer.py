@@ -59,7 +59,8 @@ class ComputerApp(SpitApp):
             table.listeners.append(self._demo_watch)
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual calls SpitApp.on_mount itself (handlers run for every class in
+        # the MRO), so calling super() here would start its timers twice.
         for bot in self.bots:
             bot.attach()
         if self.demo:
