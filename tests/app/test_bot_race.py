@@ -4,8 +4,10 @@ the human's."""
 
 from __future__ import annotations
 
+import pytest
 from appkit import screen_text, settle
 
+from spit_tui.app.app import SpitApp
 from spit_tui.app.computer import ComputerApp
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, parse_position
@@ -133,3 +135,20 @@ async def test_the_board_names_you_and_the_computer() -> None:
         assert "YOU" in text and "COMPUTER" in text
         assert "LEFT " not in text.split("\n", 3)[-1]  # the board no longer says LEFT/RIGHT
         assert app.table.names == ("YOU", "COMPUTER")
+
+
+async def test_the_game_screen_is_set_up_once_with_a_computer_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[SpitApp] = []
+    original = SpitApp.on_mount
+
+    def counting(self: SpitApp) -> None:
+        calls.append(self)
+        original(self)
+
+    monkeypatch.setattr(SpitApp, "on_mount", counting)
+    app = race_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert calls == [app]
