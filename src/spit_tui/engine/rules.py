@@ -218,16 +218,17 @@ def moves(pos: Position, player: Player, opts: Options) -> list[Action]:
     out: list[Action] = []
     empty: list[int] = []
     movable: list[int] = []
-    for i, s in enumerate(pos.sides[player].slots):
-        cards = s.cards
+    near = near_a | near_b
+    for i, (cards, up) in enumerate(pos.sides[player].slots):
         if not cards:
             empty.append(i)
-        elif s.up:
+        elif up:
             bit = 1 << cards[-1].rank
-            if near_a & bit:
-                out.append(ptable[i][0])
-            if near_b & bit:
-                out.append(ptable[i][1])
+            if near & bit:
+                if near_a & bit:
+                    out.append(ptable[i][0])
+                if near_b & bit:
+                    out.append(ptable[i][1])
             if len(cards) > 1:
                 movable.append(i)
         elif opts.manual_flip:
@@ -253,11 +254,10 @@ def _wanted(piles: tuple[tuple[Card, ...], ...]) -> int:
 
 def _slots_can_act(slots: tuple[Slot, ...], wanted: int, manual_flip: bool) -> bool:
     has_empty = has_movable = False
-    for s in slots:
-        cards = s.cards
+    for cards, up in slots:
         if not cards:
             has_empty = True
-        elif s.up:
+        elif up:
             if wanted >> cards[-1].rank & 1:
                 return True
             if len(cards) > 1:
