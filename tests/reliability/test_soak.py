@@ -21,6 +21,7 @@ import os
 import random
 import statistics
 import time
+from array import array
 from dataclasses import dataclass, field
 
 import pytest
@@ -44,7 +45,8 @@ def rss() -> int:
 @dataclass
 class Soak:
     games: int = 0
-    frames: dict[int, list[float]] = field(default_factory=dict)  # game -> frame seconds
+    # game -> frame seconds (compact: the soak should measure the app, not its own lists)
+    frames: dict[int, array[float]] = field(default_factory=dict)
     rss_at: dict[int, int] = field(default_factory=dict)  # game -> RSS at its end
     objects_at: dict[int, int] = field(default_factory=dict)
     rounds: list[int] = field(default_factory=list)
@@ -64,7 +66,7 @@ async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
     async with app.run_test(size=(100, 30)) as pilot:
         await flush(pilot)
         over_seen = False
-        frames: list[float] = []
+        frames = array("d")
         while out.games < games:
             f0 = time.perf_counter()
             clock.advance(FRAME_S)
@@ -88,7 +90,7 @@ async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
                 out.rounds.append(pos.round)
                 out.winners.append(pos.winner)
                 out.frames[g] = frames
-                frames = []
+                frames = array("d")
                 gc.collect()
                 out.rss_at[g] = rss()
                 out.objects_at[g] = len(gc.get_objects())
@@ -100,8 +102,8 @@ async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
     return out
 
 
-def ms(xs: list[float]) -> str:
-    xs = sorted(xs)
+def ms(frames: array[float]) -> str:
+    xs = sorted(frames)
     p99 = xs[min(len(xs) - 1, int(len(xs) * 0.99))]
     return (
         f"median {statistics.median(xs) * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
