@@ -40,6 +40,7 @@ async def test_resize_storm_during_play() -> None:
         shown_small = shown_board = 0
         while done < RESIZES:
             # a drag: several sizes in a row without the app catching up
+            unchanged = (table.position, len(table.decisions))
             for _ in range(rng.randint(1, 8)):
                 w, h = rng.randint(20, 200), rng.randint(8, 60)
                 if rng.randrange(3) == 0:  # hover around the limit
@@ -47,7 +48,9 @@ async def test_resize_storm_during_play() -> None:
                 resize(app, w, h)
                 done += 1
             small = w < MIN_W or h < MIN_H
+            await feed.send(pilot, "\x1b[I")  # a focus report: the drag is handled
             before = (table.position, len(table.decisions))
+            assert before == unchanged, "a resize changed the game"
             keys = "".join(rng.choice("qwertasdfgyuiophjkl;zxcvbnm,./") for _ in range(6))
             await feed.send(pilot, keys)  # also waits for the app to take the resizes
             await asyncio.sleep(RESIZE_DEBOUNCE_S)  # Textual passes a resize on to
