@@ -67,10 +67,12 @@ async def test_resize_storm_during_play() -> None:
                 assert f"it is {w} x {h} now" in text, (w, h, text)
                 assert (table.position, len(table.decisions)) == before, "played while hidden"
                 assert sum(isinstance(s, TooSmallScreen) for s in app.screen_stack) == 1
+                assert table.paused  # the game waits: no countdown or message runs out
             else:
                 shown_board += 1
                 assert isinstance(app.screen, GameScreen), (w, h, app.screen_stack)
                 assert "too small" not in text
+                assert not table.paused
                 assert len(table.decisions) == before[1] + len(keys)
                 bad = board_problems(read_board(app), table.position)
                 assert not bad, (w, h, bad)
