@@ -29,16 +29,20 @@ def play_random_game(seed: int, options: Options) -> tuple[int, bool]:
     """Play one game to the end; returns (applied actions, hit the round cap)."""
     game = Game(options=options, seed=seed)
     pick = random.Random(seed ^ 0x5EED)
+    rnd = pick.random
+    legal = game.legal_actions
+    apply = game.apply
     n = 0
-    while not game.over:
-        if game.position.round > ROUND_CAP:
-            return n, True
-        rnd = pick.random
+    while True:
         p = PLAYERS[rnd() < 0.5]
-        acts = game.legal_actions(p) or game.legal_actions(p.other)
-        game.apply(acts[int(rnd() * len(acts))])
+        acts = legal(p) or legal(p.other)
+        event = apply(acts[int(rnd() * len(acts))])
         n += 1
-    return n, False
+        if event.round_over is not None:  # only a round's end can end the game
+            if event.winner is not None:
+                return n, False
+            if event.position.round > ROUND_CAP:
+                return n, True
 
 
 def measure(variant: Variant, seconds: float, seed: int = 1) -> dict[str, float]:

@@ -18,7 +18,7 @@ from .errors import Refusal, RefusalKind
 from .events import Event
 from .notation import format_action, format_position
 from .options import Options
-from .position import OVER, PLAY, PLAYERS, SLAP, SPIT, Player, Position, Side
+from .position import LEFT, OVER, PLAY, PLAYERS, RIGHT, SLAP, SPIT, Player, Position, Side
 from .rounds import is_stuck, settle, slap
 
 
@@ -82,7 +82,11 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply `action` or raise `Refusal`; on refusal nothing changes."""
         before = self._pos
-        if rules.check(before, action, self.options) is not None:
+        if type(action) is Play:
+            problem = rules.check_play(before, action)
+        else:
+            problem = rules.check(before, action, self.options)
+        if problem is not None:
             self.verify(action)  # raises with the full reason (D5 included)
         event = self._do(action)
         self._before[action.player] = before
@@ -169,14 +173,19 @@ class Game:
             pos, summary = slap(pos, action.player, action.pile, self.rng)
             return Event(action, pos, round_over=summary, winner=pos.winner)
         pos, stuck, end = settle(pos, action.player, opts, self.rng)
-        return Event(action, pos, card, revealed, (), stuck, end, pos.winner)
+        # tuple.__new__ skips the NamedTuple's Python-level __new__ (hot path).
+        return tuple.__new__(Event, (action, pos, card, revealed, (), stuck, end, pos.winner))
 
     def _ready(self, action: Ready) -> Event:
         pos = self._pos
         side = pos.sides[action.player]
         pos = pos.with_side(action.player, Side(side.slots, side.spit, True))
-        if any(not pos.sides[p].ready for p in rules.spitters(pos)):
-            return Event(action, pos)
+        left, right = pos.sides
+        if not (left.ready and right.ready):
+            # D12: the spit waits for every player who must say it.
+            waiting = rules.spitters(pos)
+            if (LEFT in waiting and not left.ready) or (RIGHT in waiting and not right.ready):
+                return Event(action, pos)
         pos, spat = rules.move_spit(pos)
         pos, stuck, end = settle(pos, action.player, self.options, self.rng)
         return Event(action, pos, spat=spat, stuck=stuck, round_over=end, winner=pos.winner)

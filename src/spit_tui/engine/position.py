@@ -136,12 +136,13 @@ class Position(NamedTuple):
         """A copy with one side (and optionally the piles) replaced; the hot path of
         every action, so it avoids NamedTuple._replace."""
         sides = (side, self.sides[1]) if player == 0 else (self.sides[0], side)
-        return Position(
-            phase=self.phase,
-            round=self.round,
-            sides=sides,
-            piles=self.piles if piles is None else piles,
-            spitter=self.spitter,
-            scores=self.scores,
-            winner=self.winner,
+        fields = (
+            self.phase,
+            self.round,
+            sides,
+            self.piles if piles is None else piles,
+            self.spitter,
+            self.scores,
+            self.winner,
         )
+        return tuple.__new__(Position, fields)

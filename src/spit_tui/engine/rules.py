@@ -26,6 +26,7 @@ from .position import (
 )
 
 PILE_NAMES = "ab"
+_new = tuple.__new__
 Problem = tuple[RefusalKind, str]
 
 
@@ -311,21 +312,21 @@ def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Ca
     c = cards[-1]
     rest = cards[:-1]
     revealed = None
+    # NamedTuples are built with tuple.__new__ directly: their generated
+    # __new__ is a Python-level call, and this runs several times per action.
     if not rest:
         slots[a.slot] = EMPTY_SLOT
     elif opts.manual_flip:
-        slots[a.slot] = Slot(rest, False)
+        slots[a.slot] = _new(Slot, (rest, False))
     else:
-        slots[a.slot] = Slot(rest, True)
+        slots[a.slot] = _new(Slot, (rest, True))
         revealed = rest[-1]
-    new_side = Side(tuple(slots), side.spit, side.ready)
+    new_side = _new(Side, (tuple(slots), side.spit, side.ready))
     piles = list(pos.piles)
     piles[a.pile] = piles[a.pile] + (c,)
     new_sides = (new_side, sides[1]) if player == 0 else (sides[0], new_side)
-    new = Position(
-        pos.phase, pos.round, new_sides, tuple(piles), pos.spitter, pos.scores, pos.winner
-    )
-    return new, c, revealed
+    fields = (pos.phase, pos.round, new_sides, tuple(piles), pos.spitter, pos.scores, pos.winner)
+    return _new(Position, fields), c, revealed
 
 
 def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Card | None]:
