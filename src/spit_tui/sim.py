@@ -11,6 +11,7 @@ reproducible; games that reach the round cap are reported, never scored.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import random
@@ -164,30 +165,24 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--games must be at least 1")
     options = Options(variant=Variant(args.variant))
     started = time.perf_counter()
+    play = functools.partial(
+        run_games,
+        args.left,
+        args.right,
+        games=args.games,
+        seed=args.seed,
+        options=options,
+        round_cap=args.round_cap,
+    )
     if args.json:
-        results = run_games(
-            args.left,
-            args.right,
-            games=args.games,
-            seed=args.seed,
-            options=options,
-            round_cap=args.round_cap,
-        )
+        results = play()
     else:
         from rich.console import Console
         from rich.progress import Progress
 
         with Progress(console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"{args.left} vs {args.right}", total=args.games)
-            results = run_games(
-                args.left,
-                args.right,
-                games=args.games,
-                seed=args.seed,
-                options=options,
-                round_cap=args.round_cap,
-                progress=lambda _r: bar.advance(task),
-            )
+            results = play(progress=lambda _r: bar.advance(task))
     summary = summarize(
         results, left=args.left, right=args.right, seed=args.seed, variant=options.variant
     )
