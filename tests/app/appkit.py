@@ -4,6 +4,8 @@ straight into the app's queue (as the driver does), and a key for every action."
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 
 from textual import events
 from textual.keys import _character_to_key
@@ -135,3 +137,14 @@ class _Null:
 
     def flush(self) -> None:
         pass
+
+
+def wait_for_text(screen: Callable[[], str], text: str, timeout: float) -> str:
+    """Poll a real terminal's screen until `text` shows; the screen, or an error saying so."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        shown = screen()
+        if text in shown:
+            return shown
+        time.sleep(0.05)
+    raise AssertionError(f"{text!r} never appeared:\n{screen()}")

@@ -11,6 +11,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from appkit import wait_for_text
 
 pytestmark = [
     pytest.mark.slow,
@@ -39,13 +40,7 @@ class Term:
         return self.tmux("capture-pane", "-p")
 
     def wait_for(self, text: str, timeout: float = 10.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            s = self.screen()
-            if text in s:
-                return s
-            time.sleep(0.05)
-        raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
+        return wait_for_text(self.screen, text, timeout)
 
     def keys(self, *keys: str) -> None:
         for k in keys:

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from appkit import wait_for_text
 
 pytestmark = [
     pytest.mark.slow,
@@ -81,13 +82,7 @@ class Shell:
         return self.tmux("display", "-p", FLAGS).strip()
 
     def wait_for(self, text: str, timeout: float = 15.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            s = self.screen()
-            if text in s:
-                return s
-            time.sleep(0.05)
-        raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
+        return wait_for_text(self.screen, text, timeout)
 
     def game_pid(self) -> int:
         out = subprocess.run(
