@@ -66,6 +66,3 @@ ADJACENT: tuple[tuple[bool, ...], ...] = tuple(
     tuple((a - b) % 13 in (1, 12) for b in range(13)) for a in range(13)
 )
 
-
-def rank_of(c: Card) -> str:
-    return RANK_CHARS[c.rank]

@@ -64,7 +64,3 @@ def deal_round(
         scores=scores,
     )
 
-
-def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
-    rng.shuffle(cards)
-    return cards

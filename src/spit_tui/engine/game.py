@@ -18,7 +18,7 @@ from .errors import Refusal, RefusalKind
 from .events import Event
 from .notation import format_action, format_position
 from .options import Options
-from .position import LEFT, OVER, PLAY, PLAYERS, RIGHT, SLAP, SPIT, Player, Position, Side
+from .position import OVER, PLAY, PLAYERS, SLAP, SPIT, Player, Position, Side
 from .rounds import is_stuck, settle, slap
 
 
@@ -180,12 +180,8 @@ class Game:
         pos = self._pos
         side = pos.sides[action.player]
         pos = pos.with_side(action.player, Side(side.slots, side.spit, True))
-        left, right = pos.sides
-        if not (left.ready and right.ready):
-            # D12: the spit waits for every player who must say it.
-            waiting = rules.spitters(pos)
-            if (LEFT in waiting and not left.ready) or (RIGHT in waiting and not right.ready):
-                return Event(action, pos)
+        if any(not pos.sides[p].ready for p in rules.spitters(pos)):
+            return Event(action, pos)  # D12: the spit waits for every player who must say it
         pos, spat = rules.move_spit(pos)
         pos, stuck, end = settle(pos, action.player, self.options, self.rng)
         return Event(action, pos, spat=spat, stuck=stuck, round_over=end, winner=pos.winner)

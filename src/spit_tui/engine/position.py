@@ -88,8 +88,9 @@ class Side(NamedTuple):
 
     @property
     def cleared(self) -> bool:
-        """R14a: every stockpile played empty."""
-        return all(not s.cards for s in self.slots)
+        """R14a: every stockpile played empty (checked after every play, so unrolled)."""
+        s = self.slots
+        return not (s[0].cards or s[1].cards or s[2].cards or s[3].cards or s[4].cards)
 
 
 class Position(NamedTuple):

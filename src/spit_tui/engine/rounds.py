@@ -11,7 +11,7 @@ from .deal import deal_round, fresh_hands
 from .events import EndReason, RoundEnd
 from .options import Options, Variant
 from .position import LEFT, OVER, PLAY, PLAYERS, RIGHT, SLAP, SPIT, Player, Position, Side
-from .rules import NEAR, _slots_can_act, any_can_act
+from .rules import any_can_act
 
 
 def is_stuck(pos: Position, opts: Options) -> bool:
@@ -33,18 +33,10 @@ def settle(
     Returns the new position, whether the players are now stuck, and the
     round that ended, if one did.
     """
-    slots = pos.sides[actor].slots
-    if not (slots[0].cards or slots[1].cards or slots[2].cards or slots[3].cards or slots[4].cards):
+    if pos.sides[actor].cleared:
         pos, end = end_round(pos, EndReason.CLEARED, actor, opts, rng)
         return pos, False, end
-    wanted = 0
-    for pile in pos.piles:
-        if pile:
-            wanted |= NEAR[pile[-1].rank]
-    manual = opts.manual_flip
-    if _slots_can_act(pos.sides[0].slots, wanted, manual) or _slots_can_act(
-        pos.sides[1].slots, wanted, manual
-    ):
+    if any_can_act(pos, opts):
         if pos.phase is not PLAY:
             pos = pos._replace(phase=PLAY)
         return pos, False, None

@@ -25,7 +25,6 @@ from .position import (
     Slot,
 )
 
-PILE_NAMES = "ab"
 _new = tuple.__new__
 Problem = tuple[RefusalKind, str]
 
@@ -176,35 +175,6 @@ def check(pos: Position, a: Action, opts: Options) -> Problem | None:
 
 
 # -- what a player can do ----------------------------------------------------
-
-
-def plays(pos: Position, player: Player) -> list[Play]:
-    out: list[Play] = []
-    table = PLAYS[player]
-    tops = [(j, p[-1].rank) for j, p in enumerate(pos.piles) if p]
-    for i, s in enumerate(pos.sides[player].slots):
-        if s.up:
-            adj = ADJACENT[s.cards[-1].rank]
-            for j, t in tops:
-                if adj[t]:
-                    out.append(table[i][j])
-    return out
-
-
-def fills(pos: Position, player: Player) -> list[Fill]:
-    slots = pos.sides[player].slots
-    empty = [i for i, s in enumerate(slots) if not s.cards]
-    if not empty:
-        return []
-    table = FILLS[player]
-    return [table[i][d] for i, s in enumerate(slots) if s.up and len(s.cards) > 1 for d in empty]
-
-
-def flips(pos: Position, player: Player, opts: Options) -> list[Flip]:
-    if not opts.manual_flip:
-        return []
-    table = FLIPS[player]
-    return [table[i] for i, s in enumerate(pos.sides[player].slots) if s.cards and not s.up]
 
 
 def moves(pos: Position, player: Player, opts: Options) -> list[Action]:
