@@ -1,9 +1,14 @@
 """Suite-wide options: tests marked `slow` (fuzz, soak, real terminal) run only
-with --run-slow."""
+with --run-slow. Every test gets its own user directories (XDG variables), so
+no test reads or writes a real user's config, history or saved games."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -19,3 +24,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point the user directories at a fresh temporary folder for each test."""
+    root = tmp_path_factory.mktemp("userdirs")
+    for var in XDG_VARS:
+        monkeypatch.setenv(var, str(root / var.lower()))
+    return root

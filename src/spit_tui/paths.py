@@ -1,0 +1,36 @@
+"""Where spit-tui keeps what it writes for a user: one home for the user
+directories, so the key config, the history database, saved game records and
+crash reports all follow the same platform rules (and the same XDG variables
+that tests point at a temporary folder).
+
+Nothing here creates a directory: the caller that writes decides what a
+missing or unwritable directory means for it (a game never stops for it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "spit-tui"
+
+
+def config_dir() -> Path:
+    """The key config (keys.toml) and other settings a person may edit."""
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    """The history database: what a player would be sorry to lose."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def state_dir() -> Path:
+    """Saved game records (bug reports), unfinished games to resume."""
+    return Path(platformdirs.user_state_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir() -> Path:
+    """Crash reports and anything else that may be thrown away."""
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
