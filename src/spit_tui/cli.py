@@ -43,7 +43,10 @@ def _target(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=PROG,
-        description="Spit (Speed, Slam) for two players sharing one keyboard.",
+        description=(
+            "Spit (Speed, Slam) for two players sharing one keyboard. "
+            "A short game, about five minutes: spit-tui --variant points --target 40"
+        ),
         epilog=(
             "Left player: keys 1-5, Q-T, A-G, Z-B. Right player: 6-0, Y-P, H-;, N-/. "
             "F1 or Backspace: help. Ctrl+Q: quit. "

@@ -178,7 +178,7 @@ class Table:
     def _idle_reason(self) -> str:
         phase = self.game.position.phase
         if phase is Phase.SLAP:
-            return "slap with the top row (pile A) or the middle row (pile B)"
+            return "slap a pile: top or middle row"
         if phase is Phase.OVER:
             return "the game is over"
         return "that key does nothing now"

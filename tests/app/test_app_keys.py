@@ -91,7 +91,7 @@ async def test_lost_race_is_told_to_the_slower_player() -> None:
         msg = t.message(Player.LEFT)
         assert msg is not None and "too late" in msg.text
         text = await screen_text(pilot)
-        assert "too late: the right player got there first" in " ".join(text.split())
+        assert "too late: the right player was first" in " ".join(text.split())
         # the message goes away after a moment
         await advance(pilot, 2.0)
         assert t.message(Player.LEFT) is None

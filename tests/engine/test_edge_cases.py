@@ -113,7 +113,7 @@ def test_d05_a_lost_race_is_reported_as_too_late_not_as_illegal() -> None:
     r = refused(g, Play(R, 0, 0))
     assert r.kind is RefusalKind.LOST_RACE and r.kind is not RefusalKind.ILLEGAL
     assert str(r.kind) == "too late"
-    assert str(r).startswith("too late: the left player got there first [R1a @ ")
+    assert str(r).startswith("too late: the left player was first [R1a @ ")
     # the same move without the race (fresh game, pile already on 8) is illegal
     h = game(RACE.replace("*7s/Kc", "*7s8h/Kc").replace(":8h/", ":Ah/"))
     assert refused(h, Play(R, 0, 0)).kind is RefusalKind.ILLEGAL
@@ -138,7 +138,7 @@ def test_d12_ready_with_nothing_to_spit_while_stuck_changes_nothing() -> None:
     before, n = g.position, len(g.log)
     r = refused(g, Ready(L))
     assert r.kind is RefusalKind.NOTICE and not r.is_error
-    assert r.reason == "you have no spit card: the other player spits alone"
+    assert r.reason == "no spit card: the other spits alone"
     assert g.position is before and len(g.log) == n
     assert not g.position.sides[0].ready and g.waiting_for() == (R,)
 
@@ -201,7 +201,7 @@ def test_r19_no_round_ever_starts_with_a_player_holding_no_cards() -> None:
         (
             "play 1 two - :8h/:2c/-/-/- - *7s/Kc :8d/:Qd/-/-/- 3d 0,0",
             Ready(R),
-            "there is still a play: spit refused (left and right can play)",
+            "no spit yet: both can still play",
         ),
     ],
 )

@@ -80,7 +80,7 @@ def test_d03_by_default_the_card_beneath_turns_up_as_part_of_the_move() -> None:
     g = game(REVEAL)
     ev = g.play(L, 0, 0)
     assert ev.revealed == card("3c") and g.position.sides[0].slots[0].up
-    assert refused(g, Flip(L, 0)).reason == "cards turn up by themselves in this game"
+    assert refused(g, Flip(L, 0)).reason == "cards turn up by themselves"
 
 
 def test_d03_manual_flip_keeps_it_face_down_until_flipped() -> None:
@@ -88,8 +88,8 @@ def test_d03_manual_flip_keeps_it_face_down_until_flipped() -> None:
     ev = g.play(L, 0, 0)
     slot = g.position.sides[0].slots[0]
     assert ev.revealed is None and not slot.up and slot.face_up is None
-    assert refused(g, Play(L, 0, 1)).reason == "stockpile 1 is face down: flip it first"
-    assert refused(g, Fill(L, 0, 2)).reason == "stockpile 1 is face down: flip it first"
+    assert refused(g, Play(L, 0, 1)).reason == "stockpile 1 is face down: flip first"
+    assert refused(g, Fill(L, 0, 2)).reason == "stockpile 1 is face down: flip first"
     assert refused(g, Flip(L, 1)).reason == "stockpile 2 is already face up"
     assert refused(g, Flip(L, 2)).reason == "stockpile 3 is empty: nothing to flip"
     ev = g.flip(L, 0)
@@ -106,7 +106,7 @@ def test_d04_moving_a_lone_card_into_an_empty_slot_is_refused() -> None:
     g = game("play 1 two - :Jh/-/:Kc/:Kd/5d:Ks - *7s/2d :Qd/-/-/-/- - 0,0")
     r = refused(g, Fill(L, 0, 1))
     assert r.kind is RefusalKind.ILLEGAL
-    assert r.reason == "stockpile 1 has one card: moving it changes nothing (D4)"
+    assert r.reason == "moving a lone card changes nothing"
     assert g.problem(Fill(L, 4, 1)) is None  # a card beneath: accepted
     assert Fill(L, 0, 1) not in g.legal_actions(L)
 
@@ -122,7 +122,7 @@ def test_d05_late_card_is_refused_with_no_penalty() -> None:
     g.play(L, 0, 0)
     r = refused(g, Play(R, 0, 0))  # pressed when 8 went on 7; lands on the 8
     assert r.kind is RefusalKind.LOST_RACE and r.is_error
-    assert r.reason == "too late: the left player got there first"
+    assert r.reason == "too late: the left player was first"
     # no penalty: the right player plays on at once (9 on the new 8)
     g.play(R, 1, 0)
     assert g.position.piles[0][-1] == card("9c")
@@ -153,7 +153,7 @@ def test_d06_a_fill_keeps_the_players_from_being_stuck() -> None:
     g = game("play 1 two - 4c:2c/-/:2d/:2h/:2s - *7s/Kc :5c/:5d/:5h/:5s/:Jh 3d 0,0")
     assert not g.stuck and not oracle_stuck(g.position, False)
     r = refused(g, Ready(L))
-    assert r.reason == "there is still a play: spit refused (left can play)"
+    assert r.reason == "no spit yet: left can still play"
     g.fill(L, 0, 1)  # 4c is revealed: still no play, no fill left
     assert g.stuck and g.position.phase is Phase.SPIT
 
@@ -162,7 +162,7 @@ def test_d06_a_card_to_reveal_keeps_the_players_from_being_stuck() -> None:
     text = "play 1 two - 4c3c/:2d/:2h/:2s/:9h - *7s/Kc :5c/:5d/:5h/:5s/:Jh 3d 0,0"
     g = game(text, manual_flip=True)
     assert not g.stuck
-    assert refused(g, Ready(R)).reason == "there is still a play: spit refused (left can play)"
+    assert refused(g, Ready(R)).reason == "no spit yet: left can still play"
     g.flip(L, 0)  # 3c: no play on 7 or K
     assert g.stuck and g.position.phase is Phase.SPIT
     # without manual_flip the face-down card would not count
@@ -172,9 +172,9 @@ def test_d06_a_card_to_reveal_keeps_the_players_from_being_stuck() -> None:
 def test_d06_spit_refusal_names_every_player_who_can_act() -> None:
     g = game("play 1 two - :8h/:2c/-/-/- - *7s/Kc :8d/:Qd/-/-/- 3d 0,0")
     r = refused(g, Ready(R))
-    assert r.reason == "there is still a play: spit refused (left and right can play)"
+    assert r.reason == "no spit yet: both can still play"
     g = game("play 1 two - :3h/:2c/-/-/- - *7s/Kc :8d/:Qd/-/-/- 3d 0,0")
-    assert refused(g, Ready(L)).reason == "there is still a play: spit refused (right can play)"
+    assert refused(g, Ready(L)).reason == "no spit yet: right can still play"
 
 
 # -- D8 the first slap decides ------------------------------------------------

@@ -352,7 +352,7 @@ def test_r17_both_players_play_onto_the_single_pile() -> None:
     g = game("play 3 one:R - :8h/:2c/-/-/- - *7s :6d/:Jh/-/-/- 4c 0,0")
     assert g.problem(Play(L, 0, 0)) is None and g.problem(Play(R, 0, 0)) is None
     r = refused(g, Play(L, 0, 1))
-    assert r.reason == "there is only one spit pile this round"
+    assert r.reason == "only one spit pile this round"
 
 
 # -- R18 single-pile round end ------------------------------------------------

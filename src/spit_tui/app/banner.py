@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from spit_tui.app.views import TableView, clock_text, player_name
+from spit_tui.app.views import TableView, clock_text, player_name, says, subject, verb
 from spit_tui.engine import PLAYERS, EndReason, Phase, Player, RoundEnd, Variant
 from spit_tui.table import Table
 
@@ -20,9 +20,9 @@ def _ready_line(table: Table, who: tuple[Player, ...]) -> Text:
     for p in PLAYERS:
         if line:
             line.append("     ")
-        line.append(player_name(p, table) + " ", BIG)
+        line.append(subject(p, table) + " ", BIG)
         if p not in who:
-            line.append("has no spit card", WAIT)
+            line.append(verb(p, table, "have no spit card", "has no spit card"), WAIT)
         elif flags[p]:
             line.append("✓ ready", GOOD)
         else:
@@ -39,7 +39,8 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
     points = table.game.options.variant is Variant.POINTS
     first = Text(f"Round {end.round} over: ", BIG)
     if end.cleared_by is not None:
-        first.append(f"{player_name(end.cleared_by, table)} cleared his stockpiles")
+        p = end.cleared_by
+        first.append(says(p, table, "cleared your stockpiles", "cleared their stockpiles"))
     elif end.reason is EndReason.DEADLOCK or end.reason is EndReason.STUCK:
         first.append("nobody could play and nobody had a spit card")
     if points:
@@ -53,11 +54,11 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
     for p in PLAYERS:
         took = end.took[p]
         if took is None:
-            parts.append(f"{player_name(p, table)} took nothing")
+            parts.append(f"{subject(p, table)} took nothing")
         elif end.single_pile:
-            parts.append(f"{player_name(p, table)} took the pile ({end.pile_sizes[took]})")
+            parts.append(f"{subject(p, table)} took the pile ({end.pile_sizes[took]})")
         else:
-            name = player_name(p, table)
+            name = subject(p, table)
             parts.append(f"{name} took pile {_pile(took)} ({end.pile_sizes[took]})")
     # One line that never wraps at 80 columns, so the ready line below stays visible.
     left, right = (player_name(p, table) for p in PLAYERS)
@@ -72,8 +73,8 @@ def banner(table: Table) -> tuple[str, list[Text]]:
     if pos.phase is Phase.OVER:
         winner = pos.winner
         first = Text("GAME OVER · ", BIG)
-        winner_name = player_name(winner, table) if winner is not None else "nobody"
-        first.append(f"{winner_name} wins", GOOD)
+        won = says(winner, table, "win", "wins") if winner is not None else "nobody wins"
+        first.append(won, GOOD)
         end = table.game_ended_at or table.clock.now()
         took = clock_text(end - table.game_started_at)
         rounds = pos.round
@@ -106,8 +107,8 @@ def banner(table: Table) -> tuple[str, list[Text]]:
                 call = f"Round {pos.round}: both press any key of your half to spit"
                 lines.append(Text(call, BIG))
             if pos.single_pile and pos.spitter is not None:
-                short = player_name(pos.spitter.other, table)
-                note = Text(f"Single pile: {short} has no spit cards; both rows play on it.")
+                short = says(pos.spitter.other, table, "have", "has")
+                note = Text(f"Single pile: {short} no spit cards; both rows play on it.")
                 lines.append(note)
             lines.append(_ready_line(table, tuple(PLAYERS)))
             return "spit", lines[-4:]

@@ -25,6 +25,25 @@ def player_name(p: Player, table: Table) -> str:
     return table.names[p]
 
 
+YOU = "YOU"  # the human's name against the computer: spoken to in the second person
+
+
+def subject(p: Player, table: Table) -> str:
+    """The player as the subject of a sentence: "You" for YOU, else the name."""
+    name = player_name(p, table)
+    return "You" if name == YOU else name
+
+
+def verb(p: Player, table: Table, you: str, other: str) -> str:
+    """The verb phrase that agrees with the player: `you` for YOU, else `other`."""
+    return you if player_name(p, table) == YOU else other
+
+
+def says(p: Player, table: Table, you: str, other: str) -> str:
+    """Subject and verb: `says(p, t, "win", "wins")` gives "You win" or "LEFT wins"."""
+    return f"{subject(p, table)} {verb(p, table, you, other)}"
+
+
 def clock_text(seconds: float) -> str:
     s = int(seconds)
     return f"{s // 60}:{s % 60:02d}"

@@ -98,21 +98,22 @@ PAGES: tuple[Page, ...] = (
         "plays a stockpile's card onto pile a, the middle row onto pile b, and the\n"
         "card beneath turns up by itself.",
         "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0",
-        "LEFT: Q plays 7♥ on 8♠, S K♠ on A♣.  RIGHT: Y plays 9♥, K 2♣ on A♣.",
+        "LEFT: [Q] plays 7♥, [S] K♠ on A♣.  RIGHT: [Y] plays 9♥, [K] 2♣ on A♣.",
     ),
     Page(
         "Filling a gap  (R9, R10, D4)",
-        "When a stockpile is empty, the bottom key row moves that stockpile's top card\n"
-        "into the leftmost empty slot, and the card beneath turns up. Moving a lone\n"
-        "card changes nothing, so it is refused. Never more than five stockpiles.",
+        "When one of your five places is empty, the bottom-row key under another\n"
+        "stockpile moves that stockpile's top card into the leftmost gap, and the card\n"
+        "beneath it turns up. Moving a lone card changes nothing, so it is refused.\n"
+        "There are never more than five stockpiles.",
         "play 1 two - :3h/4c5c:Jd/-/:Ks/7d:8d 9h 2s/9s :Qh/:Qc/-/Ah2h:3c/:7c Th 0,0",
-        "LEFT: X moves J♦ into the gap; Z (a lone 3♥) is refused. RIGHT: .",
+        "LEFT: [X] moves J♦ to the gap, [Z] (a lone 3♥) is refused.  RIGHT: [.]",
     ),
     Page(
         "Spit!  (R6, R13, D6, D7, D12)",
         "When nobody can play, the game calls \"No plays left: spit!\". Each player\n"
-        "presses any key of his half; when everyone with a spit card is ready, each\n"
-        "turns one onto the pile on his side. A round starts the same way. A player\n"
+        "presses any key of their half; when everyone with a spit card is ready, each\n"
+        "turns one onto the pile on their side. A round starts the same way. A player\n"
         "with no spit card left just watches while the other spits alone.",
         "spit 1 two - :Ks/-/-/-/:Kh 5hQh 9s/9d :Kc/-/-/-/:Kd 3cAs 0,0",
         "Both press any key of your half. Then K♠ fits on Q♥, K♣ on A♠.",
@@ -123,34 +124,34 @@ PAGES: tuple[Page, ...] = (
         "first and yours no longer fits, nothing moves and you are told \"too late\".\n"
         "There is no penalty for that, or for a wrong key.",
         "play 1 two - :7h/4c:Kc/-/-/- TcTd 8s/3c :9d/5s:Kd/-/-/- 2h2d 0,0",
-        "Both press the top row at once: LEFT Q (7♥), RIGHT Y (9♦).",
+        "Both press the top row at once: LEFT [Q] (7♥), RIGHT [Y] (9♦).",
     ),
     Page(
         "The slap  (R14, R15, D8, D13)",
-        "A round ends when a player clears his stockpiles, or nobody can play and\n"
+        "A round ends when a player clears their stockpiles, or nobody can play and\n"
         "nobody has a spit card. Then both slap a pile, aiming for the smaller one:\n"
         "the first slap takes the pile slapped, the other player gets the other pile.\n"
         "Top row slaps pile a, middle row pile b. A slap in the first 0.3 s is ignored.",
         "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0",
-        "Slap pile a (3 cards): LEFT Q, RIGHT Y. Pile b: LEFT A, RIGHT H.",
+        "Slap pile a (3 cards): LEFT [Q], RIGHT [Y].  Pile b: [A] or [H].",
     ),
     Page(
         "One pile  (R16, R17, R18, D9, D11)",
         "The cards you take are shuffled into a new round. A player with 15 cards or\n"
         "fewer has no spit cards: then only one pile is used, in the centre, and both\n"
-        "key rows play onto it. The first to clear his stockpiles takes nothing; the\n"
+        "key rows play onto it. The first to clear their stockpiles takes nothing; the\n"
         "other player takes the pile.",
         "play 3 one:R - :7h/:6c/:Qs/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
-        "LEFT: Q or A plays 7♥ (either row), then W or S plays 6♣.",
+        "LEFT: [Q] or [A] plays 7♥ (either row), then [W] or [S] plays 6♣.",
     ),
     Page(
         "Winning  (R19, R20, D10)",
-        "Standard game: get rid of all your cards. You win by clearing your stockpiles\n"
-        "in a one-pile round with no spit cards left. Points game (--variant points):\n"
-        "each round is a fresh deal, every card you still hold at its end is a point;\n"
-        "when someone reaches the target (100) the lowest score wins.",
+        "Standard game: get rid of all your cards, by clearing your stockpiles in a\n"
+        "one-pile round with no spit cards left. Points game: each round is a fresh\n"
+        "deal, each card you still hold at its end is a point; at the target (100) the\n"
+        "lowest score wins. A short game, about 5 minutes: --variant points --target 40",
         "play 4 one:R - :7h/:6c/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
-        "LEFT: Q then W: play your last two cards and win the game.",
+        "LEFT: [Q] then [W]: play your last two cards and win the game.",
     ),
 )
 

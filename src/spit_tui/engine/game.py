@@ -68,7 +68,7 @@ class Game:
             and rules.check(before, action, self.options) is None
         ):
             other = Player(1 - action.player).label
-            return RefusalKind.LOST_RACE, f"too late: the {other} player got there first"
+            return RefusalKind.LOST_RACE, f"too late: the {other} player was first"
         return prob
 
     def verify(self, action: Action) -> None:

@@ -32,7 +32,7 @@ Problem = tuple[RefusalKind, str]
 def pile_name(pos: Position, pile: int) -> str:
     if pos.single_pile:
         return "the spit pile"
-    return ("the left", "the right")[pile] + " spit pile"
+    return "pile " + "ab"[pile]  # as the board names the piles
 
 
 def _phase_problem(pos: Position, wanted: Phase) -> Problem | None:
@@ -43,7 +43,7 @@ def _phase_problem(pos: Position, wanted: Phase) -> Problem | None:
     if pos.phase is SLAP:
         return RefusalKind.WRONG_PHASE, "the round is over: slap a spit pile"
     if pos.phase is SPIT:
-        return RefusalKind.WRONG_PHASE, "wait for the spit: both players press ready"
+        return RefusalKind.WRONG_PHASE, "wait for the spit"
     if wanted is SLAP:
         return RefusalKind.WRONG_PHASE, "no slap now: the round is still on"
     return RefusalKind.WRONG_PHASE, "not now"
@@ -56,7 +56,7 @@ def _slot_problem(side: Side, slot: int, verb: str) -> Problem | None:
     if not s.cards:
         return RefusalKind.ILLEGAL, f"stockpile {slot + 1} is empty: nothing to {verb}"
     if not s.up:
-        return RefusalKind.ILLEGAL, f"stockpile {slot + 1} is face down: flip it first"
+        return RefusalKind.ILLEGAL, f"stockpile {slot + 1} is face down: flip first"
     return None
 
 
@@ -79,7 +79,7 @@ def _play_problem(pos: Position, a: Play) -> Problem | None:
         return p
     if not 0 <= a.pile < len(pos.piles):
         if pos.single_pile and a.pile == 1:
-            return RefusalKind.ILLEGAL, "there is only one spit pile this round"
+            return RefusalKind.ILLEGAL, "only one spit pile this round"
         return RefusalKind.ILLEGAL, "there is no such spit pile"
     top = pos.pile_top(a.pile)
     c = side.slots[a.slot].cards[-1]
@@ -99,19 +99,17 @@ def check_fill(pos: Position, a: Fill) -> Problem | None:
     if (p := _slot_problem(side, a.src, "move")) is not None:
         return p
     if not 0 <= a.dst < SLOTS or a.dst == a.src:
-        return RefusalKind.ILLEGAL, "a card must move into another, empty slot"
+        return RefusalKind.ILLEGAL, "a card moves only into an empty slot"
     if side.slots[a.dst].cards:
         return RefusalKind.ILLEGAL, f"slot {a.dst + 1} is not empty"
     if len(side.slots[a.src].cards) < 2:
-        return RefusalKind.ILLEGAL, (
-            f"stockpile {a.src + 1} has one card: moving it changes nothing (D4)"
-        )
+        return RefusalKind.ILLEGAL, "moving a lone card changes nothing"
     return None
 
 
 def check_flip(pos: Position, a: Flip, opts: Options) -> Problem | None:
     if not opts.manual_flip:
-        return RefusalKind.ILLEGAL, "cards turn up by themselves in this game"
+        return RefusalKind.ILLEGAL, "cards turn up by themselves"
     if (p := _phase_problem(pos, PLAY)) is not None:
         return p
     if not 0 <= a.slot < SLOTS:
@@ -138,16 +136,15 @@ def spitters(pos: Position) -> tuple[Player, ...]:
 def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
     if pos.phase is PLAY:
         who = [p.label for p in PLAYERS if can_act(pos, p, opts)]
-        return RefusalKind.ILLEGAL, (
-            f"there is still a play: spit refused ({' and '.join(who)} can play)"
-        )
+        named = "both" if len(who) == 2 else who[0] if who else "a player"
+        return RefusalKind.ILLEGAL, f"no spit yet: {named} can still play"
     if (p := _phase_problem(pos, SPIT)) is not None:
         return p
     side = pos.sides[a.player]
     if a.player not in spitters(pos):
-        return RefusalKind.NOTICE, "you have no spit card: the other player spits alone"
+        return RefusalKind.NOTICE, "no spit card: the other spits alone"
     if side.ready:
-        return RefusalKind.NOTICE, "already ready: waiting for the other player"
+        return RefusalKind.NOTICE, "ready: waiting for the other player"
     return None
 
 

@@ -1,0 +1,149 @@
+"""Every text the game can say fits its place, without rule codes, in plain words.
+
+The texts are not listed by hand: seeded key storms run whole games through a
+Table on a virtual clock (standard, points, manual flip; LEFT/RIGHT and
+YOU/COMPUTER), pressing mostly keys that act and the rest at random, at every
+pace from a burst to a pause, and collect every message beside a player and
+every banner line they met. A list of texts the storms must meet keeps them
+honest. Each message is then drawn by the app at 80 and 100 columns: it must
+sit on its player's first message line whole, so nothing wraps or is cut.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+import pytest
+from appkit import key_for_action, make_app
+from rich.text import Text
+
+from spit_tui.app.banner import banner
+from spit_tui.app.board import MESSAGE_W, BoardView
+from spit_tui.app.walkthrough import PAGES
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
+from spit_tui.players.keymap import KEYS
+from spit_tui.table import Message, Outcome, Table
+
+BANNER_W = 76  # 80 columns less the border and padding
+HELP_W = 78  # the help text's width inside its padding
+KEY_LIST = sorted(KEYS)
+PACES = (0.0, 0.0, 0.01, 0.05, 0.1, 0.15, 0.25, 0.4, 0.8)  # seconds between keys
+RULE_CODE = re.compile(r"\b[RD]\d{1,2}\b")
+STORMS = [
+    (Options(), ("LEFT", "RIGHT")),
+    (Options(), ("YOU", "COMPUTER")),
+    (Options(variant=Variant.POINTS, target=40), ("COMPUTER", "YOU")),
+    (Options(manual_flip=True), ("LEFT", "RIGHT")),
+]
+# Texts the storms must meet (as parts of messages), so they cannot quietly miss a kind.
+MUST_MEET = [
+    "does not go on",
+    "too late",
+    "moving a lone card changes nothing",
+    "is empty: nothing to",
+    "face down: flip first",
+    "ready: waiting for the other player",
+    "slap a pile: top or middle row",
+    "the game is over",
+]
+
+
+def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tuple[
+    set[tuple[str, Outcome]], set[str]
+]:
+    rng = random.Random(seed)
+    clock = VirtualClock()
+    table = Table(Game(options=options, seed=seed), clock)
+    table.names = names
+    messages: set[tuple[str, Outcome]] = set()
+    banners: set[str] = set()
+    for _ in range(keys):
+        p = rng.choice(PLAYERS)
+        legal = table.game.legal_actions(p) if table.position.phase is Phase.PLAY else []
+        if legal and rng.random() < 0.6:
+            key = key_for_action(rng.choice(legal))
+        else:
+            key = rng.choice(KEY_LIST)
+        d = table.submit_intent(KEYS[key])
+        if d.message:
+            messages.add((d.message, d.outcome))
+        clock.advance(rng.choice(PACES))
+        banners.update(line.plain for line in banner(table)[1])
+        if table.position.phase is Phase.OVER and rng.random() < 0.05:
+            clock.advance(2.0)
+            table.new_game(Game(options=options, seed=rng.getrandbits(32)))
+    return messages, banners
+
+
+@cache
+def storm_texts() -> tuple[set[tuple[str, Outcome]], set[str]]:
+    messages: set[tuple[str, Outcome]] = set()
+    banners: set[str] = set()
+    for i, (options, names) in enumerate(STORMS):
+        m, b = _storm(options, names, seed=i + 1, keys=6000)
+        messages |= m
+        banners |= b
+    return messages, banners
+
+
+def test_the_storms_meet_every_kind_of_message() -> None:
+    texts = " | ".join(t for t, _ in storm_texts()[0])
+    missing = [m for m in MUST_MEET if m not in texts]
+    assert not missing, f"the storms never met {missing}"
+
+
+def test_no_rule_codes_in_what_players_read() -> None:
+    messages, banners = storm_texts()
+    for text in [t for t, _ in messages] + sorted(banners):
+        assert not RULE_CODE.search(text), f"a rule code in {text!r}"
+    for page in PAGES:  # the help's page titles may cite rules; its words may not
+        for text in (page.text, page.try_it):
+            assert not RULE_CODE.search(text), f"a rule code in help: {text!r}"
+
+
+def test_plain_words_for_players() -> None:
+    """Second person for YOU, neutral words for anyone else (no "his", no "YOU wins")."""
+    messages, banners = storm_texts()
+    help_text = [p.text for p in PAGES] + [p.try_it for p in PAGES]
+    for text in [t for t, _ in messages] + sorted(banners) + help_text:
+        assert not re.search(r"\b(his|he|him|himself)\b", text, re.I), text
+        assert not re.search(r"\bYOU (wins|has|cleared|took)\b", text), text
+    assert any("You win" in b for b in banners) or any("COMPUTER wins" in b for b in banners)
+
+
+def test_banner_lines_fit_the_banner() -> None:
+    _, banners = storm_texts()
+    assert len(banners) > 20
+    for line in banners:
+        assert Text(line).cell_len <= BANNER_W, f"{Text(line).cell_len} cells: {line!r}"
+
+
+def test_help_lines_fit_the_help() -> None:
+    for page in PAGES:
+        for line in page.text.splitlines():
+            assert len(line) <= HELP_W, line
+        assert len("Try it: " + page.try_it) <= HELP_W, page.try_it
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+async def test_every_message_fits_one_line_beside_its_player(size: tuple[int, int]) -> None:
+    messages, _ = storm_texts()
+    assert len(messages) > 15
+    app = make_app(seed=1, spat=True)
+    async with app.run_test(size=size) as pilot:
+        board = app.query_one(BoardView)
+        table = app.table
+        for text, kind in sorted(messages):
+            for p in PLAYERS:
+                table.messages = {Player.LEFT: None, Player.RIGHT: None}
+                table.messages[p] = Message(text, kind, table.clock.now() + 10)
+                board.sync()
+                lines = [line.text for line in board._get_strips(board.size.width)]
+                half = slice(0, MESSAGE_W) if p is Player.LEFT else slice(MESSAGE_W, None)
+                first, second = (lines[-2][half], lines[-1][half])
+                assert text in first, f"{text!r} does not fit on one line at {size}: {first!r}"
+                assert not second.strip(), f"{text!r} wrapped at {size}: {second!r}"
+        await pilot.pause()
