@@ -76,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NOTATION",
         help=(
             "start from this position in the engine's notation (for bug reports "
-            "and tests), e.g. \"play 1 two - ...\""
+            "and tests), e.g. \"play 1 two - ...\"; @FILE: from a saved game record's "
+            "current position (F2 on the first help page saves one)"
         ),
     )
     p.add_argument(
@@ -144,9 +145,18 @@ def main(argv: list[str] | None = None) -> int:
     position = None
     if args.position is not None:
         try:
-            position = parse_position(args.position)
+            if args.position.startswith("@"):
+                from pathlib import Path
+
+                from spit_tui.store.records import position_from_file
+
+                position = position_from_file(Path(args.position[1:]))
+            else:
+                position = parse_position(args.position)
         except NotationError as e:
             return _fail(f"--position: {e}")
+        except OSError as e:
+            return _fail(f"--position: cannot read {args.position[1:]}: {e.strerror or e}")
         if len(position.all_cards()) != 52:
             n = len(position.all_cards())
             return _fail(f"--position: a game position holds all 52 cards, this one {n}")

@@ -31,8 +31,9 @@ from textual.timer import Timer
 from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
 from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, VirtualClock
-from spit_tui.engine import Game, Options, Phase, Position, format_position
+from spit_tui.engine import Game, Options, Phase, Position
 from spit_tui.players.keymap import intent_for
+from spit_tui.store.records import fresh_seed, record_of, save_record
 from spit_tui.table import Table
 
 TICK_S = 0.25  # redraws the running clocks; timed events get their own wake-up
@@ -90,6 +91,7 @@ class SpitApp(App[None]):
         else:
             self.real_time = clock is None
             self.clock = clock if clock is not None else GameClock()
+            seed = fresh_seed() if seed is None else seed  # every game can be replayed
             game = Game(options=self.options, seed=seed, position=position)
             self.table = Table(game, self.clock)
         self.game_screen = GameScreen(self.table)
@@ -272,8 +274,15 @@ class SpitApp(App[None]):
         if isinstance(top, HelpScreen):
             top.dismiss()
         elif isinstance(top, GameScreen):
-            position = format_position(self.table.position)
-            self.push_screen(HelpScreen(self.make_help_table, game_position=position))
+            self.push_screen(HelpScreen(self.make_help_table, save_record=self.save_record))
+
+    def save_record(self) -> str:
+        """F2 on the help's key page: the game so far to a file; the line to show."""
+        try:
+            path = save_record(record_of(self.table))
+        except OSError as e:
+            return f"Could not save the game: {e.strerror or e}"
+        return f"Saved the game so far as {path.name} (spit-tui replay FILE) in\n{path.parent}"
 
     def action_quit_ask(self) -> None:
         top = self.screen
@@ -301,5 +310,5 @@ class SpitApp(App[None]):
         if t.game_ended_at is not None and t.clock.now() < t.game_ended_at + NEW_GAME_GUARD_S:
             return
         self._games += 1
-        seed = None if self.seed is None else self.seed + self._games
+        seed = fresh_seed() if self.seed is None else self.seed + self._games
         t.new_game(Game(options=self.options, seed=seed))

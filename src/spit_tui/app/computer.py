@@ -22,6 +22,7 @@ from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
 from spit_tui.players.bot import Bot, Level, level_named
 from spit_tui.players.keymap import intent_for
+from spit_tui.store.records import fresh_seed
 from spit_tui.table import MESSAGE_S, Message, Outcome, Table
 
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
@@ -129,4 +130,5 @@ class ComputerApp(SpitApp):
         self.bots.clear()
         self.computer = {}
         self.clear_notifications()
-        self.table.new_game(Game(options=self.options, seed=self.seed))
+        seed = fresh_seed() if self.seed is None else self.seed
+        self.table.new_game(Game(options=self.options, seed=seed))

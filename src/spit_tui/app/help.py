@@ -22,6 +22,7 @@ from spit_tui.engine import Event, Position
 from spit_tui.table import Table
 
 TableFactory = Callable[[Position], Table]
+RecordSaver = Callable[[], str]  # saves the game so far; returns the line to show
 
 
 class HelpScreen(Screen[None]):
@@ -30,12 +31,16 @@ class HelpScreen(Screen[None]):
         Binding("right,pagedown,down", "page(1)", "next page", show=False),
         Binding("left,pageup,up", "page(-1)", "previous page", show=False),
         Binding("enter", "reset", "reset the position", show=False),
+        Binding("f2", "save_record", "save the game record", show=False),
     ]
 
-    def __init__(self, make_table: TableFactory, page: int = 0, game_position: str = "") -> None:
+    def __init__(
+        self, make_table: TableFactory, page: int = 0, save_record: RecordSaver | None = None
+    ) -> None:
         super().__init__(id="help")
         self.make_table = make_table
-        self.game_position = game_position  # the paused game, in notation (bug reports)
+        self.save_record = save_record  # F2 on the key page: the game so far, for a bug report
+        self.saved = ""  # what the last F2 said (the file's path, or why it failed)
         self.page = page
         self.table: Table | None = None
         self.views: list[TableView] = []
@@ -81,9 +86,8 @@ class HelpScreen(Screen[None]):
         body = key_map_text() if page.position is None else Text(page.text)
         if page.position is None:
             body = Text(page.text + "\n\n") + body
-            if self.game_position:
-                body.append("\n\nThis game now, for a bug report (--position):\n", "dim")
-                body.append(self.game_position, "dim")
+            if self.saved:
+                body.append("\n\n" + self.saved, "bold")
         self.query_one("#help-text", Static).update(body)
         live = self.query_one("#help-live", Vertical)
         pos = page.start()
@@ -125,6 +129,12 @@ class HelpScreen(Screen[None]):
 
     def action_page(self, step: int) -> None:
         self.page = (self.page + step) % len(PAGES)
+        self.show_page()
+
+    def action_save_record(self) -> None:
+        if self.save_record is None or PAGES[self.page].position is not None:
+            return
+        self.saved = self.save_record()
         self.show_page()
 
     def action_reset(self) -> None:

@@ -82,7 +82,9 @@ def key_map_text() -> Text:
     out.append("Ctrl+Q / Ctrl+C", Style(bold=True))
     out.append(" quit   ")
     out.append("Enter", Style(bold=True))
-    out.append(" new game")
+    out.append(" new game\n  ")
+    out.append("F2", Style(bold=True))
+    out.append(" on this page: save the game record")
     return out
 
 

@@ -8,22 +8,15 @@ from .cards import Card, adjacent, card, full_deck
 from .errors import NotationError, Refusal, RefusalKind
 from .events import EndReason, Event, RoundEnd
 from .game import Game, replay
-from .notation import (
-    Record,
-    format_action,
-    format_position,
-    format_record,
-    parse_action,
-    parse_position,
-    parse_record,
-)
+from .notation import format_action, format_position, parse_action, parse_position
 from .options import Options, Variant
 from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
+from .record import Record, Source, Stamp, format_record, parse_record, replay_record
 
 __all__ = [
     "PLAYERS", "SLOTS", "Action", "Card", "EndReason", "Event", "Fill", "Flip", "Game",
     "NotationError", "Options", "Phase", "Play", "Player", "Position", "Ready", "Record",
-    "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot", "Variant", "adjacent",
-    "card", "format_action", "format_position", "format_record", "full_deck",
-    "parse_action", "parse_position", "parse_record", "replay",
+    "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot", "Source", "Stamp",
+    "Variant", "adjacent", "card", "format_action", "format_position", "format_record",
+    "full_deck", "parse_action", "parse_position", "parse_record", "replay", "replay_record",
 ]

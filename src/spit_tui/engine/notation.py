@@ -1,4 +1,5 @@
-"""Text notation for positions, actions and whole games (like FEN and PGN).
+"""Text notation for positions and actions (like FEN); whole-game records
+(like PGN) are in record.py.
 
 Position, ten fields separated by single spaces:
 
@@ -27,7 +28,6 @@ import re
 from .actions import Action, Fill, Flip, Play, Ready, Slap
 from .cards import Card, card
 from .errors import NotationError
-from .options import Options, Variant
 from .position import SLOTS, Phase, Player, Position, Side, Slot
 
 FIELDS = (
@@ -197,90 +197,3 @@ def parse_action(text: str) -> Action:
     if m[7]:
         return Ready(p)
     return Slap(p, PILES.index(m[8]))
-
-
-# -- game records ---------------------------------------------------------------
-
-_TAG = re.compile(r'\[(\w+) "([^"]*)"\]')
-
-
-class Record:
-    """A game record: options, seed, optional start position and the action log."""
-
-    def __init__(
-        self,
-        *,
-        options: Options,
-        seed: int | None,
-        actions: list[Action],
-        start: Position | None = None,
-    ) -> None:
-        self.options = options
-        self.seed = seed
-        self.actions = actions
-        self.start = start
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Record):
-            return NotImplemented
-        return (self.options, self.seed, self.actions, self.start) == (
-            other.options, other.seed, other.actions, other.start,
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def format_record(rec: Record) -> str:
-    o = rec.options
-    lines = [
-        f'[Variant "{o.variant}"]',
-        f'[Target "{o.target}"]',
-        f'[ManualFlip "{"yes" if o.manual_flip else "no"}"]',
-        f'[Seed "{"" if rec.seed is None else rec.seed}"]',
-    ]
-    if rec.start is not None:
-        lines.append(f'[Position "{format_position(rec.start)}"]')
-    moves = [format_action(a) for a in rec.actions]
-    for i in range(0, len(moves), 16):
-        lines.append(" ".join(moves[i : i + 16]))
-    return "\n".join(lines) + "\n"
-
-
-def parse_record(text: str) -> Record:
-    tags: dict[str, str] = {}
-    actions: list[Action] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or s.startswith("#"):
-            continue
-        if s.startswith("["):
-            m = _TAG.fullmatch(s)
-            if not m:
-                raise NotationError(f"line {n}: {s!r} is not a tag like [Seed \"1\"]")
-            tags[m[1]] = m[2]
-            continue
-        for tok in s.split():
-            try:
-                actions.append(parse_action(tok))
-            except NotationError as e:
-                raise NotationError(f"line {n}: {e}") from None
-    try:
-        variant = Variant(tags.get("Variant", "standard"))
-    except ValueError:
-        raise NotationError(f"Variant: {tags['Variant']!r} is not standard or points") from None
-    target_s = tags.get("Target", "100")
-    if not target_s.isdigit() or int(target_s) < 1:
-        raise NotationError(f"Target: {target_s!r} is not a positive number")
-    flip = tags.get("ManualFlip", "no")
-    if flip not in ("yes", "no"):
-        raise NotationError(f"ManualFlip: {flip!r} is not yes or no")
-    seed_s = tags.get("Seed", "")
-    if seed_s and not re.fullmatch(r"-?\d+", seed_s):
-        raise NotationError(f"Seed: {seed_s!r} is not a whole number")
-    start = parse_position(tags["Position"]) if "Position" in tags else None
-    return Record(
-        options=Options(variant=variant, target=int(target_s), manual_flip=flip == "yes"),
-        seed=int(seed_s) if seed_s else None,
-        actions=actions,
-        start=start,
-    )

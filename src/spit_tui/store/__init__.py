@@ -1,0 +1,1 @@
+"""What spit-tui remembers: game records (files) and the history database."""

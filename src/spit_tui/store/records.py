@@ -1,0 +1,148 @@
+"""A table's game as a record (the engine's notation), and saving one to a file.
+
+The record is built from what the table already logs: every submission has a
+`Decision` with its time and source, and the applied ones, in order, are the
+game's action log. No second log is kept; the engine's `Game.log` is the
+authority on which actions count (a ready still counting down to the spit is
+not applied yet, so it is not in the record yet).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from spit_tui import paths
+from spit_tui.engine import (
+    Game,
+    NotationError,
+    Position,
+    Record,
+    Refusal,
+    Source,
+    Stamp,
+    format_action,
+    format_record,
+    parse_position,
+    parse_record,
+    replay_record,
+)
+from spit_tui.table import Decision, Outcome, Table
+
+RECORD_SUFFIX = ".spit"
+
+
+def fresh_seed() -> int:
+    """A seed for a game the player gave none: every game can then be replayed."""
+    return secrets.randbits(32)
+
+
+def stamps_of(table: Table, since_ms: int = 0) -> list[Stamp | None]:
+    """One stamp per action of the table's game, read off its applied decisions
+    (newest last); an action with no decision left to match gets None."""
+    log = table.game.log
+    n = len(log)
+    applied: list[Decision] = []
+    skip = 1 if table.counting_down else 0  # that ready is the newest applied decision
+    for d in reversed(table.decisions):
+        if d.outcome is not Outcome.APPLIED:
+            continue
+        if skip:
+            skip -= 1
+            continue
+        applied.append(d)
+        if len(applied) == n:
+            break
+    applied.reverse()
+    out: list[Stamp | None] = [None] * (n - len(applied))
+    t0 = table.game_started_at
+    for action, d in zip(log[n - len(applied) :], applied, strict=True):
+        if d.action != format_action(action):
+            return [None] * n  # the decisions do not tell this game's story: no stamps
+        source = Source.COMPUTER if d.source == "bot" else Source.KEY
+        out.append(Stamp(since_ms + max(0, round((d.time - t0) * 1000)), source))
+    return out
+
+
+def record_of(
+    table: Table,
+    tags: Mapping[str, str] | None = None,
+    prefix: Sequence[Stamp | None] = (),
+) -> Record:
+    """The game at `table` so far, as a record with a stamp per action.
+
+    `prefix` holds the stamps of actions the game began with (a resumed game's
+    earlier log); the rest come from the table's decisions."""
+    game = table.game
+    since = max((s.ms for s in prefix if s is not None), default=0)
+    stamps = list(prefix) + stamps_of(table, since)[len(prefix) :]
+    return Record(
+        options=game.options,
+        seed=game.seed,
+        actions=list(game.log),
+        start=game.start if game.seed is None or _dealt_elsewhere(table) else None,
+        stamps=stamps,
+        tags=tags,
+    )
+
+
+def _dealt_elsewhere(table: Table) -> bool:
+    """True when the game did not start from its own seed's first deal."""
+    game = table.game
+    return Game(options=game.options, seed=game.seed).start != game.start
+
+
+def save_record(record: Record, folder: Path | None = None) -> Path:
+    """Write `record` to a new file in the user's state directory; the path.
+    Raises OSError if it cannot be written (the caller says so on screen)."""
+    folder = folder if folder is not None else paths.state_dir() / "records"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    for n in range(100):
+        path = folder / f"game-{stamp}{'' if n == 0 else f'-{n}'}{RECORD_SUFFIX}"
+        try:
+            with path.open("x", encoding="utf-8") as f:
+                f.write(format_record(record))
+        except FileExistsError:
+            continue
+        return path
+    raise OSError(f"no free file name in {folder}")
+
+
+MAX_RECORD_BYTES = 4_000_000  # a long game's record is ~100 kB; anything far bigger is not one
+
+
+def _read_text(path: Path) -> str:
+    """A small regular text file (never a FIFO or a device, which could hang)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotationError(f"{path} is not a regular file")
+    with path.open("rb") as f:
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise NotationError(f"more than {MAX_RECORD_BYTES:,} bytes: not a game record")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NotationError(f"not UTF-8 text (byte {e.start})") from None
+
+
+def read_record(path: Path) -> Record:
+    """A record file, read and parsed. OSError if it cannot be read; NotationError
+    (naming the line) if it is not a record."""
+    return parse_record(_read_text(path))
+
+
+def position_from_file(path: Path) -> Position:
+    """`--position @FILE`: the current position of a saved record (the game
+    replayed to its last action), or a position written in notation."""
+    text = _read_text(path)
+    if not any(line.strip().startswith("[") for line in text.splitlines()):
+        return parse_position(text.strip())
+    try:
+        return replay_record(parse_record(text)).position
+    except Refusal as r:
+        raise NotationError(f"the record does not replay: {r}") from None

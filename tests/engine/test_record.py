@@ -1,0 +1,107 @@
+"""Game records with stamps (time and source per action) and free tags: round
+trips, the old unstamped format still read as before, malformed stamps refused."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from enginekit import play_out
+from hypothesis import given
+from hypothesis import strategies as st
+from test_notation_props import actions  # every kind of action, both players
+
+from spit_tui.engine import (
+    Game,
+    NotationError,
+    Options,
+    Player,
+    Ready,
+    Record,
+    Source,
+    Stamp,
+    Variant,
+    format_record,
+    parse_record,
+    replay_record,
+)
+
+stamps = st.one_of(
+    st.none(), st.builds(Stamp, st.integers(0, 10**9 - 1), st.sampled_from(list(Source)))
+)
+free_tags = st.dictionaries(
+    st.sampled_from(["Left", "Right", "Date", "Result", "Event", "Note"]),
+    st.from_regex(r"[A-Za-z0-9 .:+-]{0,20}", fullmatch=True),
+    max_size=4,
+)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> Record:
+    acts = draw(st.lists(actions, max_size=40))
+    sts = draw(st.lists(stamps, min_size=len(acts), max_size=len(acts)))
+    start = draw(st.one_of(st.none(), st.integers(0, 100).map(lambda s: Game(seed=s).position)))
+    return Record(
+        options=Options(
+            variant=draw(st.sampled_from(list(Variant))),
+            target=draw(st.integers(1, 1000)),
+            manual_flip=draw(st.booleans()),
+        ),
+        seed=draw(st.one_of(st.none(), st.integers(-(2**63), 2**63))),
+        actions=acts,
+        start=start,
+        stamps=sts,
+        tags=draw(free_tags),
+    )
+
+
+@given(records())
+def test_stamped_record_round_trip(rec: Record) -> None:
+    text = format_record(rec)
+    assert parse_record(text) == rec
+    assert format_record(parse_record(text)) == text
+
+
+def test_an_unstamped_record_reads_as_before() -> None:
+    text = '[Variant "standard"]\n[Target "100"]\n[ManualFlip "no"]\n[Seed "7"]\nL1a R2>1 L!\n'
+    rec = parse_record(text)
+    assert rec.stamps == [None, None, None] and rec.tags == {}
+    assert format_record(rec) == text
+
+
+def test_stamps_read_as_milliseconds_and_source() -> None:
+    rec = parse_record('[Seed "1"]\n[Left "ANN"]\nL1a@1.204k R2>1@2c L!@0.05k R!\n')
+    assert rec.stamps == [
+        Stamp(1204, Source.KEY), Stamp(2000, Source.COMPUTER), Stamp(50, Source.KEY), None,
+    ]
+    assert rec.tags == {"Left": "ANN"}
+    assert "L1a@1.204k R2>1@2c L!@0.05k R!" in format_record(rec)
+
+
+@pytest.mark.parametrize(
+    "token", ["L1a@", "L1a@1.2345k", "L1a@1.2", "L1a@-1k", "L1a@1.2x", "L1a@\uff11k", "L1a@1e3k"]
+)
+def test_a_malformed_stamp_is_refused_with_its_line(token: str) -> None:
+    with pytest.raises(NotationError, match=r"line 2: .*time and source"):
+        parse_record(f'[Seed "1"]\n{token}\n')
+
+
+def test_a_free_tag_cannot_hold_a_quote_or_take_an_option_name() -> None:
+    with pytest.raises(NotationError):
+        Record(options=Options(), seed=1, actions=[], tags={"Left": 'A"B'})
+    with pytest.raises(NotationError):
+        Record(options=Options(), seed=1, actions=[], tags={"Seed": "3"})
+
+
+def test_stamps_must_match_the_actions() -> None:
+    with pytest.raises(ValueError, match="stamps"):
+        Record(options=Options(), seed=1, actions=[Ready(Player.LEFT)], stamps=[])
+
+
+def test_a_stamped_record_replays_to_the_same_final_position() -> None:
+    g = Game(seed=5)
+    play_out(g, random.Random(3))
+    sts = [Stamp(100 * i, Source.KEY if i % 2 else Source.COMPUTER) for i in range(len(g.log))]
+    rec = Record(options=g.options, seed=5, actions=list(g.log), stamps=sts, tags={"Left": "A"})
+    h = replay_record(parse_record(format_record(rec)))
+    assert h.position == g.position and h.over
