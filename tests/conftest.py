@@ -4,6 +4,7 @@ no test reads or writes a real user's config, history or saved games."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,15 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     for var in XDG_VARS:
         monkeypatch.setenv(var, str(root / var.lower()))
     return root
+
+
+@pytest.fixture(autouse=True)
+def us_keys() -> Iterator[None]:
+    """Every test starts and ends with the default key table (US QWERTY)."""
+    from spit_tui.players import keymap
+
+    yield
+    if keymap.ACTIVE.name != "us" or not keymap.ACTIVE.physical:
+        from spit_tui.keys.layout import preset
+
+        keymap.activate(preset("us"))

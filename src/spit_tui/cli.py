@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=(
             "Left player: keys 1-5, Q-T, A-G, Z-B. Right player: 6-0, Y-P, H-;, N-/. "
             "F1 or Backspace: help. Ctrl+Q: quit. "
+            "'spit-tui layouts' shows the keyboard layouts. "
             "'spit-tui sim --help' runs headless computer matches."
         ),
     )
@@ -101,6 +102,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="watch two computer players; any key starts a normal game",
     )
     p.add_argument(
+        "--layout",
+        metavar="NAME",
+        help=(
+            "your keyboard layout: us (default), gb, fr, de, dvorak, ru, ... "
+            "('spit-tui layouts' shows them all; also: environment variable SPIT_LAYOUT)"
+        ),
+    )
+    p.add_argument(
+        "--keys",
+        metavar="FILE",
+        help="read the key config from FILE instead of keys.toml in the config directory",
+    )
+    p.add_argument(
         "--decision-log",
         metavar="FILE",
         help=(
@@ -130,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
     if args_in[:1] == ["sim"]:
         return _sim(args_in[1:])
+    if args_in[:1] == ["layouts"]:
+        from spit_tui.keys.cli import layouts_command
+
+        return layouts_command(args_in[1:])
     try:
         args = build_parser().parse_args(args_in)
     except UsageError as e:
@@ -171,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("--level needs --vs-computer or --demo")
     if args.computer_side is not None and not args.vs_computer:
         return _fail("--computer-side needs --vs-computer")
+    from spit_tui.keys.cli import choose_keys
+
+    keys = choose_keys(args.layout, args.keys)
+    if keys is None:
+        return 2
     from spit_tui.terminal import terminal_problem
 
     problem = terminal_problem()

@@ -22,7 +22,8 @@ from spit_tui.engine import (
     full_deck,
     parse_position,
 )
-from spit_tui.players.keymap import KEY_ROWS, Row, label
+from spit_tui.keys.reserved import RESERVED
+from spit_tui.players.keymap import ACTIVE, KEY_ROWS, Row, label
 
 
 class Page(NamedTuple):
@@ -63,6 +64,9 @@ _ROW_NAMES = {
 def key_map_text() -> Text:
     """The keyboard picture, drawn from the one key table."""
     out = Text()
+    out.append("Keyboard layout: ", Style(dim=True))
+    out.append(f"{ACTIVE.name} ({ACTIVE.description})", Style(bold=True))
+    out.append("  (--layout NAME or keys.toml: see the README)\n\n", Style(dim=True))
     out.append(f"{'':26}{'LEFT player':<20}RIGHT player\n", Style(bold=True))
     for row in (Row.FLIP, Row.PILE_A, Row.PILE_B, Row.FILL):
         out.append(f"{_ROW_NAMES[row]:<26}", Style(dim=True))
@@ -73,18 +77,15 @@ def key_map_text() -> Text:
     out.append(f"{'stockpile':<26}1 2 3 4 5{' ' * 11}1 2 3 4 5\n\n", Style(dim=True))
     out.append(
         "The key under a stockpile acts on it. In a \"press spit\" phase any key of your\n"
-        "half means ready. Caps Lock does not matter. Not game keys:\n"
+        "half means ready. Shift and Caps Lock do not matter. Not game keys:\n"
     )
-    out.append("  F1 or Backspace", Style(bold=True))
-    out.append(" help   ")
-    out.append("Esc", Style(bold=True))
-    out.append(" close   ")
-    out.append("Ctrl+Q / Ctrl+C", Style(bold=True))
-    out.append(" quit   ")
-    out.append("Enter", Style(bold=True))
-    out.append(" new game\n  ")
-    out.append("F2", Style(bold=True))
-    out.append(" on this page: save the game record")
+    shown = [r for r in RESERVED if not r.does.startswith("(")]  # not the ones kept free
+    for i, r in enumerate(shown):
+        if i and i % 4 == 0:
+            out.append("\n")
+        out.append("  " if i % 4 == 0 else "   ")
+        out.append(r.label, Style(bold=True))
+        out.append(f" {r.does}")
     return out
 
 
