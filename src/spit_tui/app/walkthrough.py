@@ -65,8 +65,8 @@ def key_map_text() -> Text:
     """The keyboard picture, drawn from the one key table."""
     out = Text()
     out.append("Keyboard layout: ", Style(dim=True))
-    out.append(f"{ACTIVE.name} ({ACTIVE.description})", Style(bold=True))
-    out.append("  (--layout NAME or keys.toml: see the README)\n\n", Style(dim=True))
+    out.append(f"{ACTIVE.name}, {ACTIVE.description}", Style(bold=True))
+    out.append("   (--layout NAME; the README has more)\n\n", Style(dim=True))
     out.append(f"{'':26}{'LEFT player':<20}RIGHT player\n", Style(bold=True))
     for row in (Row.FLIP, Row.PILE_A, Row.PILE_B, Row.FILL):
         out.append(f"{_ROW_NAMES[row]:<26}", Style(dim=True))
@@ -81,9 +81,9 @@ def key_map_text() -> Text:
     )
     shown = [r for r in RESERVED if not r.does.startswith("(")]  # not the ones kept free
     for i, r in enumerate(shown):
-        if i and i % 4 == 0:
+        if i and i % 3 == 0:
             out.append("\n")
-        out.append("  " if i % 4 == 0 else "   ")
+        out.append("  " if i % 3 == 0 else "   ")
         out.append(r.label, Style(bold=True))
         out.append(f" {r.does}")
     return out
