@@ -45,10 +45,9 @@ RIGHT_KEYS = ";" * 5 + "l" * 4 + "k" * 3 + "j" * 2 + "h"
 
 
 def bench_position() -> str:
-    from spit_tui.app.walkthrough import complete
-    from spit_tui.engine import format_position, parse_position
+    from spit_tui.engine import complete_position, format_position, parse_position
 
-    return format_position(complete(parse_position(BENCH_POSITION)))
+    return format_position(complete_position(parse_position(BENCH_POSITION)))
 
 
 def spit_keys() -> list[str]:

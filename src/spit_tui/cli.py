@@ -9,6 +9,8 @@ import sys
 from typing import NoReturn
 
 from spit_tui import __version__
+from spit_tui.engine import Variant
+from spit_tui.players.bot import LEVEL_NAMES
 
 PROG = "spit-tui"
 FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see main()
@@ -57,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     p.add_argument(
         "--variant",
-        choices=["standard", "points"],
-        default="standard",
+        choices=[str(v) for v in Variant],
+        default=str(Variant.STANDARD),
         help="standard: first to get rid of every card wins; points: lowest score wins",
     )
     p.add_argument(
@@ -88,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--level",
-        choices=["easy", "normal", "hard", "expert"],
+        choices=LEVEL_NAMES,
         help="how good the computer is (default normal)",
     )
     p.add_argument(

@@ -12,7 +12,6 @@ from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
-from spit_tui.app.walkthrough import complete
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import (
     Action,
@@ -24,6 +23,7 @@ from spit_tui.engine import (
     Position,
     Ready,
     Slap,
+    complete_position,
     parse_position,
 )
 from spit_tui.players.keymap import Row, key_for
@@ -39,7 +39,7 @@ def make_app(
 ) -> SpitApp:
     """An app on a VirtualClock (tests step it). `spat`: start just after the first spit."""
     clock = VirtualClock()
-    pos = complete(parse_position(position)) if isinstance(position, str) else position
+    pos = complete_position(parse_position(position)) if isinstance(position, str) else position
     game = Game(options=options or Options(), seed=seed, position=pos)
     if spat:
         from spit_tui.engine import PLAYERS

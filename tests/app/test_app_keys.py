@@ -56,10 +56,9 @@ async def test_a_burst_of_interleaved_keys_is_applied_in_arrival_order() -> None
         assert [d.action for d in decided[:2]] == ["L1a", "R1a"]
         assert decided[0].outcome is Outcome.APPLIED
         # replaying the applied actions in the decided order reproduces the position
-        from spit_tui.app.walkthrough import complete
-        from spit_tui.engine import Game, parse_action, parse_position
+        from spit_tui.engine import Game, complete_position, parse_action, parse_position
 
-        g = Game(position=complete(parse_position(PLAY)))
+        g = Game(position=complete_position(parse_position(PLAY)))
         for d in decided:
             if d.outcome is Outcome.APPLIED:
                 g.apply(parse_action(d.action))

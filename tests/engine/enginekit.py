@@ -31,8 +31,9 @@ from spit_tui.engine import (
     Slap,
     Slot,
     Variant,
+    card,
     format_position,
-    full_deck,
+    missing_cards,
     parse_position,
 )
 
@@ -45,8 +46,7 @@ _COUNTED = re.compile(r"#(\d+)")
 
 def fill_text(text: str) -> str:
     """Expand `#N` (the next N unused cards) then a lone `*` (all the rest)."""
-    named = set(_CARD.findall(text))
-    pool = [str(c) for c in full_deck() if str(c) not in named]
+    pool = [str(c) for c in missing_cards(map(card, _CARD.findall(text)))]
 
     def take(m: re.Match[str]) -> str:
         n = int(m[1])
@@ -71,7 +71,7 @@ def pos(text: str, *, full: bool = True) -> Position:
     p = parse_position(fill_text(text))
     if full:
         cards = p.all_cards()
-        assert len(cards) == 52 and set(cards) == set(full_deck()), (
+        assert len(cards) == 52 and not missing_cards(cards), (
             f"position does not hold the 52 cards exactly once: {len(cards)}"
         )
     return p

@@ -16,8 +16,7 @@ import random
 from appkit import make_app
 from relkit import DriverInput, flush
 
-from spit_tui.app.walkthrough import complete
-from spit_tui.engine import Game, Phase, Player, parse_position
+from spit_tui.engine import Game, Phase, Player, complete_position, parse_position
 from spit_tui.players.keymap import Row, key_for
 from spit_tui.table import Outcome
 
@@ -27,7 +26,7 @@ RACES = int(os.environ.get("SPIT_FAIR_RACES", "1000"))
 
 
 async def test_simultaneous_presses_first_key_wins_and_no_half_is_favoured() -> None:
-    start = complete(parse_position(RACE))
+    start = complete_position(parse_position(RACE))
     app = make_app(start)
     rng = random.Random(6)
     sent_first = {Player.LEFT: 0, Player.RIGHT: 0}

@@ -20,7 +20,7 @@ from spit_tui.app.views import (
     text_console,
     to_line,
 )
-from spit_tui.engine import SLOTS, Card, Phase, Player, Side
+from spit_tui.engine import SLOTS, Card, Phase, Play, Player, Side
 from spit_tui.players.keymap import Row, key_for, label
 from spit_tui.table import Outcome, Table
 
@@ -137,8 +137,8 @@ def lit_piles(table: Table) -> tuple[int, ...]:
     pos = table.position
     if ev.spat:
         return tuple(i for i, _ in ev.spat)
-    if ev.card is not None and hasattr(ev.action, "pile"):
-        pile = getattr(ev.action, "pile", 0)
+    if ev.card is not None and isinstance(ev.action, Play):
+        pile = ev.action.pile
         if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
             return (pile,)
     return ()

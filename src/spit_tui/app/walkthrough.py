@@ -11,7 +11,6 @@ from rich.text import Text
 
 from spit_tui.app.cards import card_face
 from spit_tui.engine import (
-    Card,
     Event,
     Fill,
     Flip,
@@ -19,7 +18,7 @@ from spit_tui.engine import (
     Position,
     Ready,
     Slap,
-    full_deck,
+    complete_position,
     parse_position,
 )
 from spit_tui.keys.reserved import RESERVED
@@ -33,24 +32,7 @@ class Page(NamedTuple):
     try_it: str = ""
 
     def start(self) -> Position | None:
-        return complete(parse_position(self.position)) if self.position else None
-
-
-def complete(pos: Position) -> Position:
-    """Add the cards a short page position leaves out, face down at the bottom of
-    the spit cards (of the spitter, in a one-pile round), so that every page
-    holds all 52 cards and plays on into new rounds like a real game."""
-    missing = [c for c in full_deck() if c not in set(pos.all_cards())]
-    if not missing:
-        return pos
-    spit: list[list[Card]] = [[], []]
-    for i, c in enumerate(missing):
-        who = pos.spitter if pos.spitter is not None else i % 2
-        spit[who].append(c)
-    sides = tuple(
-        side._replace(spit=tuple(spit[p]) + side.spit) for p, side in enumerate(pos.sides)
-    )
-    return pos._replace(sides=(sides[0], sides[1]))
+        return complete_position(parse_position(self.position)) if self.position else None
 
 
 _ROW_NAMES = {

@@ -4,11 +4,17 @@ Everything a front end needs is re-exported here.
 """
 
 from .actions import Action, Fill, Flip, Play, Ready, Slap
-from .cards import Card, adjacent, card, full_deck
+from .cards import Card, adjacent, card, full_deck, missing_cards
 from .errors import NotationError, Refusal, RefusalKind
 from .events import EndReason, Event, RoundEnd
 from .game import Game, replay
-from .notation import format_action, format_position, parse_action, parse_position
+from .notation import (
+    complete_position,
+    format_action,
+    format_position,
+    parse_action,
+    parse_position,
+)
 from .options import Options, Variant
 from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
 from .record import Record, Source, Stamp, format_record, parse_record, replay_record
@@ -17,6 +23,7 @@ __all__ = [
     "PLAYERS", "SLOTS", "Action", "Card", "EndReason", "Event", "Fill", "Flip", "Game",
     "NotationError", "Options", "Phase", "Play", "Player", "Position", "Ready", "Record",
     "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot", "Source", "Stamp",
-    "Variant", "adjacent", "card", "format_action", "format_position", "format_record",
-    "full_deck", "parse_action", "parse_position", "parse_record", "replay", "replay_record",
+    "Variant", "adjacent", "card", "complete_position", "format_action", "format_position",
+    "format_record", "full_deck", "missing_cards", "parse_action", "parse_position",
+    "parse_record", "replay", "replay_record",
 ]

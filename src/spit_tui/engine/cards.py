@@ -6,6 +6,7 @@ hashing and the "every card exactly once" invariant stay cheap.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 RANK_CHARS = "23456789TJQKA"
@@ -44,6 +45,12 @@ def full_deck() -> list[Card]:
     return [_CARDS[r + s] for s in SUIT_CHARS for r in RANK_CHARS]
 
 
+def missing_cards(present: Iterable[Card]) -> list[Card]:
+    """The cards of the deck that are not in `present`, in `full_deck` order."""
+    have = set(present)
+    return [c for c in full_deck() if c not in have]
+
+
 def card(text: str) -> Card:
     """Parse one card such as "Th", "10h", "qs"; raises ValueError if it is not one."""
     t = text.strip()
@@ -56,13 +63,26 @@ def card(text: str) -> Card:
     raise ValueError(f"{text!r} is not a card (expected rank 2-9/T/J/Q/K/A and suit s/h/d/c)")
 
 
+def ranks_adjacent(a: int, b: int) -> bool:
+    """R2, the one definition: ranks one apart, wrapping A-2 and K-A; equal
+    ranks never play. Every lookup table below is derived from it."""
+    return (a - b) % 13 in (1, 12)
+
+
 def adjacent(a: Card, b: Card) -> bool:
-    """R2: one rank apart, wrapping A-2 and K-A; equal ranks never play."""
-    return (a.rank - b.rank) % 13 in (1, 12)
+    """R2 for two cards: may `a` go on `b` (or `b` on `a`; the rule is symmetric)?"""
+    return ADJACENT[a.rank][b.rank]
 
 
-# ADJACENT[a][b]: may rank b go on rank a (R2)? A table lookup is the hot path.
+RANKS = range(len(RANK_CHARS))
+
+# ADJACENT[a][b]: may rank a go on rank b (R2)? A table lookup is the hot path.
 ADJACENT: tuple[tuple[bool, ...], ...] = tuple(
-    tuple((a - b) % 13 in (1, 12) for b in range(13)) for a in range(13)
+    tuple(ranks_adjacent(a, b) for b in RANKS) for a in RANKS
 )
 
+# NEAR[t]: bit mask of the ranks that go on rank t (R2), so "can anything play
+# here" is one AND per slot instead of a loop over the piles.
+NEAR: tuple[int, ...] = tuple(
+    sum(1 << r for r in RANKS if ranks_adjacent(r, t)) for t in RANKS
+)

@@ -41,3 +41,18 @@ class Event(NamedTuple):
     stuck: bool = False  # D6: after this action nobody can act; waiting for a spit
     round_over: RoundEnd | None = None  # the round that ended here
     winner: Player | None = None  # the game is over
+
+    @staticmethod
+    def fast(
+        action: Action,
+        position: Position,
+        card: Card | None,
+        revealed: Card | None,
+        stuck: bool,
+        round_over: RoundEnd | None,
+    ) -> Event:
+        """The event of a play, fill or flip (nothing spat; the winner read from
+        `position`), built without NamedTuple's Python-level __new__: the hot
+        path of every action. The field order is checked by a test."""
+        fields = (action, position, card, revealed, (), stuck, round_over, position.winner)
+        return tuple.__new__(Event, fields)

@@ -18,8 +18,17 @@ from .errors import Refusal, RefusalKind
 from .events import Event
 from .notation import format_action, format_position
 from .options import Options
-from .position import OVER, PLAY, PLAYERS, SLAP, SPIT, Player, Position, Side
-from .rounds import is_stuck, settle, slap
+from .position import (
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SLAP,
+    PHASE_SPIT,
+    PLAYERS,
+    Player,
+    Position,
+    Side,
+)
+from .rounds import is_stuck, resolve_slap, settle
 
 
 class Game:
@@ -50,7 +59,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self._pos.phase is OVER
+        return self._pos.phase is PHASE_OVER
 
     # -- the trio -------------------------------------------------------------
 
@@ -133,11 +142,11 @@ class Game:
         """Every action `player` could apply right now (notices excluded)."""
         pos = self._pos
         phase = pos.phase
-        if phase is PLAY:
+        if phase is PHASE_PLAY:
             return rules.moves(pos, player, self.options)
-        if phase is SPIT:
+        if phase is PHASE_SPIT:
             return [READIES[player]] if self.can_ready(player) else []
-        if phase is SLAP:
+        if phase is PHASE_SLAP:
             return list(SLAPS[player][: len(pos.piles)])
         return []
 
@@ -151,7 +160,7 @@ class Game:
 
     def waiting_for(self) -> tuple[Player, ...]:
         """Players whose ready signal the next spit still needs (D12)."""
-        if self._pos.phase is not SPIT:
+        if self._pos.phase is not PHASE_SPIT:
             return ()
         return tuple(p for p in rules.spitters(self._pos) if not self._pos.sides[p].ready)
 
@@ -170,11 +179,10 @@ class Game:
         elif isinstance(action, Ready):
             return self._ready(action)
         else:
-            pos, summary = slap(pos, action.player, action.pile, self.rng)
+            pos, summary = resolve_slap(pos, action.player, action.pile, self.rng)
             return Event(action, pos, round_over=summary, winner=pos.winner)
         pos, stuck, end = settle(pos, action.player, opts, self.rng)
-        # tuple.__new__ skips the NamedTuple's Python-level __new__ (hot path).
-        return tuple.__new__(Event, (action, pos, card, revealed, (), stuck, end, pos.winner))
+        return Event.fast(action, pos, card, revealed, stuck, end)
 
     def _ready(self, action: Ready) -> Event:
         pos = self._pos

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from .actions import Action, Fill, Flip, Play, Ready, Slap
-from .cards import Card, card
+from .cards import Card, card, missing_cards
 from .errors import NotationError
 from .position import SLOTS, Phase, Player, Position, Side, Slot
 
@@ -156,6 +156,25 @@ def parse_position(text: str) -> Position:
             raise NotationError(f"card {c} appears twice")
         seen.add(c)
     return pos
+
+
+def complete_position(pos: Position) -> Position:
+    """Add the cards a short position leaves out, face down at the bottom of the
+    spit cards (all to the spitter in a one-pile round, else dealt alternately
+    left and right), so that it holds all 52 cards and plays on into new rounds
+    like a real game. Help pages, tests and benchmarks spell only the cards that
+    matter and complete the rest with this."""
+    missing = missing_cards(pos.all_cards())
+    if not missing:
+        return pos
+    extra: list[tuple[Card, ...]]
+    if pos.spitter is not None:
+        extra = [(), ()]
+        extra[pos.spitter] = tuple(missing)
+    else:
+        extra = [tuple(missing[0::2]), tuple(missing[1::2])]
+    left, right = (side._replace(spit=extra[p] + side.spit) for p, side in enumerate(pos.sides))
+    return pos._replace(sides=(left, right))
 
 
 # -- actions ------------------------------------------------------------------

@@ -45,7 +45,14 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-SPIT, PLAY, SLAP, OVER = Phase.SPIT, Phase.PLAY, Phase.SLAP, Phase.OVER
+# Prefixed so they never read as the action classes (`Play`, `Slap`) or tables.
+PHASE_SPIT, PHASE_PLAY, PHASE_SLAP, PHASE_OVER = Phase.SPIT, Phase.PLAY, Phase.SLAP, Phase.OVER
+
+# A NamedTuple's generated __new__ is a Python-level call; the hot paths build
+# records with tuple.__new__ instead, in the `fast` constructors of this module
+# and of events.py only, so the field order they rely on is written in one
+# place per record (tests/engine/test_one_home.py checks it).
+_new = tuple.__new__
 
 
 class Slot(NamedTuple):
@@ -65,6 +72,11 @@ class Slot(NamedTuple):
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    @staticmethod
+    def fast(cards: tuple[Card, ...], up: bool) -> Slot:
+        """`Slot(cards, up)` without the keyword handling (hot path)."""
+        return _new(Slot, (cards, up))
 
 
 EMPTY_SLOT = Slot()
@@ -91,6 +103,12 @@ class Side(NamedTuple):
         """R14a: every stockpile played empty (checked after every play, so unrolled)."""
         s = self.slots
         return not (s[0].cards or s[1].cards or s[2].cards or s[3].cards or s[4].cards)
+
+    def with_slot(self, i: int, slot: Slot) -> Side:
+        """A copy with slot `i` replaced (hot path: every play and fill)."""
+        slots = list(self.slots)
+        slots[i] = slot
+        return _new(Side, (tuple(slots), self.spit, self.ready))
 
 
 class Position(NamedTuple):
@@ -135,7 +153,7 @@ class Position(NamedTuple):
         self, player: Player, side: Side, piles: tuple[tuple[Card, ...], ...] | None = None
     ) -> Position:
         """A copy with one side (and optionally the piles) replaced; the hot path of
-        every action, so it avoids NamedTuple._replace."""
+        every action, so it avoids NamedTuple._replace (fields in declared order)."""
         sides = (side, self.sides[1]) if player == 0 else (self.sides[0], side)
         fields = (
             self.phase,
@@ -146,4 +164,4 @@ class Position(NamedTuple):
             self.scores,
             self.winner,
         )
-        return tuple.__new__(Position, fields)
+        return _new(Position, fields)

@@ -7,17 +7,17 @@
 from __future__ import annotations
 
 from .actions import FILLS, FLIPS, PLAYS, Action, Fill, Flip, Play, Ready, Slap
-from .cards import ADJACENT, Card, adjacent
+from .cards import ADJACENT, NEAR, Card, adjacent
 from .errors import RefusalKind
 from .options import Options
 from .position import (
     EMPTY_SLOT,
-    OVER,
-    PLAY,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SLAP,
+    PHASE_SPIT,
     PLAYERS,
-    SLAP,
     SLOTS,
-    SPIT,
     Phase,
     Player,
     Position,
@@ -25,7 +25,6 @@ from .position import (
     Slot,
 )
 
-_new = tuple.__new__
 Problem = tuple[RefusalKind, str]
 
 
@@ -38,13 +37,13 @@ def pile_name(pos: Position, pile: int) -> str:
 def _phase_problem(pos: Position, wanted: Phase) -> Problem | None:
     if pos.phase is wanted:
         return None
-    if pos.phase is OVER:
+    if pos.phase is PHASE_OVER:
         return RefusalKind.WRONG_PHASE, "the game is over"
-    if pos.phase is SLAP:
+    if pos.phase is PHASE_SLAP:
         return RefusalKind.WRONG_PHASE, "the round is over: slap a spit pile"
-    if pos.phase is SPIT:
+    if pos.phase is PHASE_SPIT:
         return RefusalKind.WRONG_PHASE, "wait for the spit"
-    if wanted is SLAP:
+    if wanted is PHASE_SLAP:
         return RefusalKind.WRONG_PHASE, "no slap now: the round is still on"
     return RefusalKind.WRONG_PHASE, "not now"
 
@@ -63,7 +62,7 @@ def _slot_problem(side: Side, slot: int, verb: str) -> Problem | None:
 def check_play(pos: Position, a: Play) -> Problem | None:
     # The common case (a legal play) is decided inline; anything else takes
     # the slower path that works out which rule it breaks.
-    if pos.phase is PLAY and 0 <= a.slot < SLOTS and 0 <= a.pile < len(pos.piles):
+    if pos.phase is PHASE_PLAY and 0 <= a.slot < SLOTS and 0 <= a.pile < len(pos.piles):
         s = pos.sides[a.player].slots[a.slot]
         pile = pos.piles[a.pile]
         if s.up and pile and ADJACENT[s.cards[-1].rank][pile[-1].rank]:
@@ -72,7 +71,7 @@ def check_play(pos: Position, a: Play) -> Problem | None:
 
 
 def _play_problem(pos: Position, a: Play) -> Problem | None:
-    if (p := _phase_problem(pos, PLAY)) is not None:
+    if (p := _phase_problem(pos, PHASE_PLAY)) is not None:
         return p
     side = pos.sides[a.player]
     if (p := _slot_problem(side, a.slot, "play")) is not None:
@@ -91,7 +90,7 @@ def _play_problem(pos: Position, a: Play) -> Problem | None:
 
 
 def check_fill(pos: Position, a: Fill) -> Problem | None:
-    if (p := _phase_problem(pos, PLAY)) is not None:
+    if (p := _phase_problem(pos, PHASE_PLAY)) is not None:
         return p
     side = pos.sides[a.player]
     if not any(not s.cards for s in side.slots):
@@ -110,7 +109,7 @@ def check_fill(pos: Position, a: Fill) -> Problem | None:
 def check_flip(pos: Position, a: Flip, opts: Options) -> Problem | None:
     if not opts.manual_flip:
         return RefusalKind.ILLEGAL, "cards turn up by themselves"
-    if (p := _phase_problem(pos, PLAY)) is not None:
+    if (p := _phase_problem(pos, PHASE_PLAY)) is not None:
         return p
     if not 0 <= a.slot < SLOTS:
         return RefusalKind.ILLEGAL, f"there is no stockpile {a.slot + 1}"
@@ -134,11 +133,11 @@ def spitters(pos: Position) -> tuple[Player, ...]:
 
 
 def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
-    if pos.phase is PLAY:
+    if pos.phase is PHASE_PLAY:
         who = [p.label for p in PLAYERS if can_act(pos, p, opts)]
         named = "both" if len(who) == 2 else who[0] if who else "a player"
         return RefusalKind.ILLEGAL, f"no spit yet: {named} can still play"
-    if (p := _phase_problem(pos, SPIT)) is not None:
+    if (p := _phase_problem(pos, PHASE_SPIT)) is not None:
         return p
     side = pos.sides[a.player]
     if a.player not in spitters(pos):
@@ -149,7 +148,7 @@ def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
 
 
 def check_slap(pos: Position, a: Slap) -> Problem | None:
-    if (p := _phase_problem(pos, SLAP)) is not None:
+    if (p := _phase_problem(pos, PHASE_SLAP)) is not None:
         return p
     if not 0 <= a.pile < len(pos.piles):
         return RefusalKind.ILLEGAL, "there is no such spit pile"
@@ -207,11 +206,6 @@ def moves(pos: Position, player: Player, opts: Options) -> list[Action]:
     return out
 
 
-# NEAR[t]: bit mask of the ranks that go on rank t (R2), so "can anything play"
-# is one AND per slot instead of a loop over the piles.
-NEAR: tuple[int, ...] = tuple((1 << ((t + 1) % 13)) | (1 << ((t - 1) % 13)) for t in range(13))
-
-
 def _wanted(piles: tuple[tuple[Card, ...], ...]) -> int:
     m = 0
     for p in piles:
@@ -257,56 +251,44 @@ def _take_top(slot: Slot, opts: Options) -> tuple[Card, Slot, Card | None]:
     c = cards[-1]
     rest = cards[:-1]
     if not rest:
-        return c, Slot(), None
+        return c, EMPTY_SLOT, None
     if opts.manual_flip:
-        return c, Slot(rest, False), None
-    return c, Slot(rest, True), rest[-1]
-
-
-def _set_slot(side: Side, i: int, slot: Slot) -> Side:
-    slots = list(side.slots)
-    slots[i] = slot
-    return Side(tuple(slots), side.spit, side.ready)
+        return c, Slot.fast(rest, False), None
+    return c, Slot.fast(rest, True), rest[-1]
 
 
 def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Card | None]:
-    # Inlined slot/side/position rebuild: this is the engine's hottest path.
+    # The engine's hottest path: the slot is lifted inline rather than by
+    # _take_top, and every record is built with its fast constructor.
     player = a.player
-    sides = pos.sides
-    side = sides[player]
-    slots = list(side.slots)
-    cards = slots[a.slot].cards
+    side = pos.sides[player]
+    cards = side.slots[a.slot].cards
     c = cards[-1]
     rest = cards[:-1]
     revealed = None
-    # NamedTuples are built with tuple.__new__ directly: their generated
-    # __new__ is a Python-level call, and this runs several times per action.
     if not rest:
-        slots[a.slot] = EMPTY_SLOT
+        slot = EMPTY_SLOT
     elif opts.manual_flip:
-        slots[a.slot] = _new(Slot, (rest, False))
+        slot = Slot.fast(rest, False)
     else:
-        slots[a.slot] = _new(Slot, (rest, True))
+        slot = Slot.fast(rest, True)
         revealed = rest[-1]
-    new_side = _new(Side, (tuple(slots), side.spit, side.ready))
     piles = list(pos.piles)
-    piles[a.pile] = piles[a.pile] + (c,)
-    new_sides = (new_side, sides[1]) if player == 0 else (sides[0], new_side)
-    fields = (pos.phase, pos.round, new_sides, tuple(piles), pos.spitter, pos.scores, pos.winner)
-    return _new(Position, fields), c, revealed
+    piles[a.pile] += (c,)
+    return pos.with_side(player, side.with_slot(a.slot, slot), tuple(piles)), c, revealed
 
 
 def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Card | None]:
     side = pos.sides[a.player]
     c, rest, revealed = _take_top(side.slots[a.src], opts)
-    side = _set_slot(_set_slot(side, a.src, rest), a.dst, Slot((c,), True))
+    side = side.with_slot(a.src, rest).with_slot(a.dst, Slot.fast((c,), True))
     return pos.with_side(a.player, side), c, revealed
 
 
 def move_flip(pos: Position, a: Flip) -> tuple[Position, Card]:
     side = pos.sides[a.player]
     s = side.slots[a.slot]
-    return pos.with_side(a.player, _set_slot(side, a.slot, Slot(s.cards, True))), s.cards[-1]
+    return pos.with_side(a.player, side.with_slot(a.slot, Slot.fast(s.cards, True))), s.cards[-1]
 
 
 def move_spit(pos: Position) -> tuple[Position, tuple[tuple[int, Card], ...]]:
@@ -324,5 +306,5 @@ def move_spit(pos: Position) -> tuple[Position, tuple[tuple[int, Card], ...]]:
             spat.append((target, c))
         else:
             sides[p] = Side(side.slots, side.spit, False)
-    new = pos._replace(piles=tuple(piles), sides=(sides[0], sides[1]), phase=PLAY)
+    new = pos._replace(piles=tuple(piles), sides=(sides[0], sides[1]), phase=PHASE_PLAY)
     return new, tuple(spat)

@@ -54,7 +54,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from spit_tui.engine import Action, Card, Fill, Flip, Play, Slap
+from spit_tui.engine import Action, Card, Fill, Flip, Play, Slap, adjacent
 
 from .view import View
 
@@ -91,17 +91,13 @@ NORMAL_WEIGHTS = Weights(gift=0.0, contest=0.0)
 FULL_WEIGHTS = Weights()
 
 
-def _adj(a: Card, b: Card) -> bool:
-    return (a.rank - b.rank) % 13 in (1, 12)
-
-
 def _playable(cards: Sequence[Card | None], tops: Sequence[Card | None]) -> int:
     """How many of `cards` fit on at least one of `tops`."""
     n = 0
     for c in cards:
         if c is not None:
             for t in tops:
-                if t is not None and _adj(c, t):
+                if t is not None and adjacent(c, t):
                     n += 1
                     break
     return n
@@ -156,7 +152,9 @@ class SmartPolicy:
             s -= w.gift * (after - before)
             if before and w.contest:
                 elsewhere = any(
-                    t is not None and _adj(c, t) for j, t in enumerate(view.pile_tops) if j != pile
+                    t is not None and adjacent(c, t)
+                    for j, t in enumerate(view.pile_tops)
+                    if j != pile
                 )
                 if not elsewhere:
                     s += w.contest

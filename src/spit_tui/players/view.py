@@ -28,6 +28,7 @@ from spit_tui.engine import (
     Ready,
     Side,
     Slap,
+    adjacent,
 )
 
 
@@ -131,10 +132,6 @@ class ViewCache:
         return sv
 
 
-def _adjacent_rank(a: int, b: int) -> bool:
-    return (a - b) % 13 in (1, 12)
-
-
 def plays_for(view: View, player: Player | None = None) -> list[Play]:
     """Plays `player` (default: me) could make, judged from what is visible."""
     who = view.me if player is None else player
@@ -144,7 +141,7 @@ def plays_for(view: View, player: Player | None = None) -> list[Play]:
         if t is None:
             continue
         for i, c in enumerate(tops):
-            if c is not None and _adjacent_rank(c.rank, t.rank):
+            if c is not None and adjacent(c, t):
                 out.append(Play(who, i, j))
     return out
 
@@ -183,7 +180,7 @@ def still_legal(view: View, action: Action) -> bool:
             return False
         c = view.sides[action.player].tops[action.slot]
         t = view.pile_tops[action.pile] if action.pile < len(view.pile_tops) else None
-        return c is not None and t is not None and _adjacent_rank(c.rank, t.rank)
+        return c is not None and t is not None and adjacent(c, t)
     if isinstance(action, Fill):
         side = view.sides[action.player]
         return (
