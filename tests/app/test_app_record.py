@@ -12,7 +12,6 @@ from appkit import advance, key_for_action, make_app, press, screen_text
 from spit_tui import cli
 from spit_tui.app import SpitApp
 from spit_tui.app.help import HelpScreen
-from spit_tui.app.walkthrough import complete
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import (
     Game,
@@ -20,6 +19,7 @@ from spit_tui.engine import (
     Player,
     Ready,
     Source,
+    complete_position,
     format_position,
     parse_position,
     parse_record,
@@ -83,7 +83,7 @@ async def test_f2_says_why_when_the_state_directory_cannot_be_written(
 
 
 async def test_every_game_draws_a_seed_even_without_one() -> None:
-    over = complete(parse_position(OVER))
+    over = complete_position(parse_position(OVER))
     app = SpitApp(clock=VirtualClock(), position=over)
     assert app.seed is None and app.table.game.seed is not None
     other = SpitApp(clock=VirtualClock())
