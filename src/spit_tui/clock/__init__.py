@@ -1,11 +1,13 @@
 """The one game-clock abstraction: everything timed is scheduled here.
 
-The engine never reads time. The app drives a `GameClock` from a Textual
-interval timer (`tick(time.monotonic())`); tests, headless matches and bot
-simulations use `VirtualClock`, which jumps straight to the next scheduled
-event, so simulated seconds cost nothing.
+The engine never reads time. The app runs the game on a `RealClock`
+(`time.monotonic()` less the time paused), ticked from a Textual timer; tests,
+headless matches and bot simulations use `VirtualClock`, which jumps straight
+to the next scheduled event, so simulated seconds cost nothing. Both pause the
+same way (`pause(reason, on)`): while paused, nothing runs and time stands still.
 """
 
+from .real import RealClock
 from .scheduler import GameClock, Handle, VirtualClock
 
-__all__ = ["GameClock", "Handle", "VirtualClock"]
+__all__ = ["GameClock", "Handle", "RealClock", "VirtualClock"]

@@ -1,4 +1,5 @@
-"""A heap of timed callbacks shared by the real and the virtual clock."""
+"""A heap of timed callbacks shared by the real and the virtual clock, and the
+pause that stops them: one place that says whether the game's time runs."""
 
 from __future__ import annotations
 
@@ -32,6 +33,11 @@ class GameClock:
     clock was given `tiebreak`: then a seeded coin orders them, so that when
     two bots act at the same simulated instant neither side is favoured by
     having been scheduled first (issue 4). Without it nothing changes.
+
+    Pausing (`pause(reason, True)`, for as many reasons as cover the game: a
+    help page, the quit dialog, a window too small, a suspended process) stops
+    time: while any reason holds, `tick` runs nothing and `now()` stands still,
+    so a countdown, a message or a bot's next move waits for the game to resume.
     """
 
     def __init__(self, start: float = 0.0, *, tiebreak: random.Random | None = None) -> None:
@@ -39,6 +45,7 @@ class GameClock:
         self._heap: list[tuple[float, float, int, Handle]] = []
         self._seq = itertools.count()
         self._tiebreak = tiebreak
+        self._pauses: set[str] = set()
 
     def now(self) -> float:
         return self._now
@@ -59,8 +66,36 @@ class GameClock:
             heapq.heappop(heap)
         return heap[0][0] if heap else None
 
+    # -- pausing ----------------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return bool(self._pauses)
+
+    def pause(self, reason: str, on: bool) -> None:
+        """Pause for `reason` (or lift that reason); time runs when no reason is left."""
+        if on:
+            self._pauses.add(reason)
+        else:
+            self._pauses.discard(reason)
+
+    def update(self) -> int:
+        """Catch up with the time source, if the clock has one (the real clock);
+        a clock without one moves only when told (`tick`, or a virtual clock's steps)."""
+        return 0
+
+    def wait_s(self) -> float | None:
+        """Real seconds until the next callback is due, for a driver that sleeps
+        until then; None if nothing is due or this clock does not follow real time."""
+        return None
+
+    # -- running ------------------------------------------------------------------------
+
     def tick(self, now: float) -> int:
-        """Advance to `now` (never backwards), running due callbacks; returns how many ran."""
+        """Advance to `now` (never backwards), running due callbacks; returns how many ran.
+        A paused clock does neither."""
+        if self._pauses:
+            return 0
         ran = 0
         heap = self._heap
         while heap and heap[0][0] <= now:
@@ -82,18 +117,19 @@ class VirtualClock(GameClock):
     """Simulated time: `step()` jumps to the next event instead of waiting."""
 
     def step(self) -> bool:
-        """Run the callbacks due at the next scheduled instant; False if none."""
+        """Run the callbacks due at the next scheduled instant; False if none (or paused)."""
         t = self.next_time()
-        if t is None:
+        if t is None or self.paused:
             return False
         self.tick(t)
         return True
 
     def run(self, until: float | None = None, max_steps: int = 10_000_000) -> None:
-        """Step until nothing is scheduled (or simulated time passes `until`)."""
+        """Step until nothing is scheduled (or simulated time passes `until`);
+        nothing while paused: paused time is time the game does not see."""
         for _ in range(max_steps):
             t = self.next_time()
-            if t is None or (until is not None and t > until):
+            if t is None or self.paused or (until is not None and t > until):
                 break
             self.tick(t)
         if until is not None:
