@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from spit_tui.app import app as app_module
+import spit_tui.app
 from spit_tui.app.computer import ComputerApp
 from spit_tui.app.screens import GameScreen
 from spit_tui.clock import VirtualClock
@@ -78,7 +78,7 @@ class TimedGameScreen(GameScreen):
 class FastDemo(ComputerApp):
     """`spit-tui --demo` (both seats taken by `level`) on a virtual clock at full speed."""
 
-    CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")  # the app's own look
+    CSS_PATH = str(Path(spit_tui.app.__file__).parent / "app.tcss")  # the app's own look
 
     def __init__(self, *, seed: int = 1, level: str = "hard", stats: str | None = None) -> None:
         self.clock_v = VirtualClock()

@@ -12,7 +12,8 @@ tests read. Nothing here imports Textual: the app is a view of a Table.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -77,8 +78,44 @@ _REFUSAL_OUTCOME = {
 }
 
 
+@dataclass(slots=True)
+class Showing:
+    """What one game has on show beside the position: the last event and its
+    highlight, the messages, the rounds so far, the countdown, when each phase
+    appeared. `Table.new_game` replaces it whole, so nothing of a finished game
+    is left behind; only the Table writes it."""
+
+    started_at: float  # game clock time the game began
+    round_started_at: float
+    phase_shown_at: float  # D13: when the current ready/slap phase appeared
+    stuck_shown: bool = False  # the "no plays left: spit!" banner is up
+    messages: dict[Player, Message | None] = field(
+        default_factory=lambda: {Player.LEFT: None, Player.RIGHT: None}
+    )
+    last_event: Event | None = None
+    highlight_until: float = 0.0
+    last_round: RoundEnd | None = None  # shown as the round summary
+    rounds: list[RoundEnd] = field(default_factory=list)  # every round finished (scoreboard)
+    ended_at: float | None = None
+    countdown_ends: float | None = None
+    countdown: Handle | None = None
+    pending_ready: Player | None = None
+
+    @classmethod
+    def start(cls, position: Position, now: float) -> Showing:
+        """A game that starts from a given position may start stuck (spit phase with
+        cards on the piles): then the "no plays left" call is already showing."""
+        stuck = position.phase is Phase.SPIT and any(position.piles)
+        return cls(started_at=now, round_started_at=now, phase_shown_at=now, stuck_shown=stuck)
+
+
 class Table:
-    """A game in progress at a table: the Game, the clock, and what is on show."""
+    """A game in progress at a table: the Game, the clock, and what is on show.
+
+    Others read it (the views, the bots) and act on it through its methods only:
+    `submit`/`submit_intent` (the one input path), `say` (a word beside a
+    player), `pause`, `seat` (names, and the halves the computer plays) and
+    `new_game`."""
 
     def __init__(
         self,
@@ -96,64 +133,126 @@ class Table:
         self.stuck_delay_s = stuck_delay_s
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
-        self.messages: dict[Player, Message | None] = {Player.LEFT: None, Player.RIGHT: None}
-        self.last_event: Event | None = None
-        self.highlight_until = 0.0
-        self.last_round: RoundEnd | None = None  # shown as the round summary
-        self.rounds: list[RoundEnd] = []  # every round finished this game (the scoreboard)
-        self.round_started_at = clock.now()
-        self.game_started_at = clock.now()
-        self.game_ended_at: float | None = None
-        self.countdown_ends: float | None = None
-        self._countdown: Handle | None = None
-        self._pending_ready: Player | None = None
-        self.phase_shown_at = clock.now()  # D13: when the current ready/slap phase appeared
-        self.stuck_shown = False  # the "no plays left: spit!" banner is up
         self._seq = 0
         self.listeners: list[Callable[[], None]] = []
         self.event_listeners: list[Callable[[Event], None]] = []
         self.decision_listeners: list[Callable[[Decision], None]] = []
-        self.paused = False
-        self.names: tuple[str, str] = ("LEFT", "RIGHT")  # as shown on the board
-        self._sync_start()
+        self._names: tuple[str, str] = ("LEFT", "RIGHT")
+        self._computer: frozenset[Player] = frozenset()
+        self.shown = Showing.start(game.position, clock.now())
 
-    # -- what the view reads -------------------------------------------------------
+    # -- what the views and the bots read ---------------------------------------------
 
     @property
     def position(self) -> Position:
         return self.game.position
 
+    @property
+    def names(self) -> tuple[str, str]:
+        """The names on the board: LEFT/RIGHT, or YOU/COMPUTER against the computer."""
+        return self._names
+
+    @property
+    def paused(self) -> bool:
+        return self.clock.paused
+
     def message(self, player: Player) -> Message | None:
-        m = self.messages[player]
+        m = self.shown.messages[player]
         return m if m is not None and m.until > self.clock.now() else None
 
     @property
+    def last_event(self) -> Event | None:
+        return self.shown.last_event
+
+    @property
+    def highlight_until(self) -> float:
+        return self.shown.highlight_until
+
+    @property
+    def last_round(self) -> RoundEnd | None:
+        return self.shown.last_round
+
+    @property
+    def rounds(self) -> list[RoundEnd]:
+        return self.shown.rounds
+
+    @property
+    def game_started_at(self) -> float:
+        return self.shown.started_at
+
+    @property
+    def round_started_at(self) -> float:
+        return self.shown.round_started_at
+
+    @property
+    def game_ended_at(self) -> float | None:
+        return self.shown.ended_at
+
+    @property
+    def phase_shown_at(self) -> float:
+        return self.shown.phase_shown_at
+
+    @property
+    def stuck_shown(self) -> bool:
+        return self.shown.stuck_shown
+
+    @property
+    def countdown_ends(self) -> float | None:
+        return self.shown.countdown_ends
+
+    @property
     def counting_down(self) -> bool:
-        return self.countdown_ends is not None
+        return self.shown.countdown_ends is not None
 
     def countdown_left(self) -> float:
-        if self.countdown_ends is None:
-            return 0.0
-        return max(0.0, self.countdown_ends - self.clock.now())
+        ends = self.shown.countdown_ends
+        return 0.0 if ends is None else max(0.0, ends - self.clock.now())
 
     def ready_flags(self) -> tuple[bool, bool]:
         """Who has said "spit" (a ready whose spit is counting down counts)."""
         sides = self.game.position.sides
         flags = [sides[0].ready, sides[1].ready]
-        if self._pending_ready is not None:
-            flags[self._pending_ready] = True
+        pending = self.shown.pending_ready
+        if pending is not None:
+            flags[pending] = True
         return flags[0], flags[1]
+
+    # -- what others ask of the table ------------------------------------------------
+
+    def say(self, player: Player, text: str, kind: Outcome = Outcome.IGNORED) -> None:
+        """Show `text` beside `player` for MESSAGE_S of game time (it waits while paused)."""
+        self._put_message(player, text, kind)
+        self._notify()
+
+    def _put_message(self, player: Player, text: str, kind: Outcome) -> None:
+        self.shown.messages[player] = Message(text, kind, self.clock.now() + MESSAGE_S)
+        self.clock.call_later(MESSAGE_S, self._notify)  # repaint when it runs out
+
+    def pause(self, reason: str, on: bool) -> None:
+        """Pause the game for `reason` (help, dialog, small window, suspended), or
+        lift that reason. While any reason holds, the clock stands still and every
+        submission is ignored ("paused")."""
+        self.clock.pause(reason, on)
+
+    def seat(self, names: tuple[str, str], computer: Iterable[Player] = ()) -> None:
+        """Who sits where: the names on the board, and the halves the computer
+        plays (a key pressed there is refused with a word, not played)."""
+        self._names = names
+        self._computer = frozenset(computer)
+        self._notify()
 
     # -- the one input path ----------------------------------------------------------
 
     def submit_intent(self, intent: Intent, source: str = "key") -> Decision:
         """A key press: give it its meaning in the current phase, then decide."""
-        key = key_for(intent.player, intent.row, intent.slot)
+        p = intent.player
+        key = key_for(p, intent.row, intent.slot)
+        if p in self._computer:
+            why = f"the computer plays this side: use the {p.other.label} half"
+            return self._decide(p, source, "", Outcome.IGNORED, why, key)
         action = self.interpret(intent)
         if action is None:
-            return self._decide(
-                intent.player, source, "", Outcome.IGNORED, self._idle_reason(), key
-            )
+            return self._decide(p, source, "", Outcome.IGNORED, self._idle_reason(), key)
         return self.submit(action, source, key)
 
     def interpret(self, intent: Intent) -> Action | None:
@@ -189,22 +288,22 @@ class Table:
         `key` is the key that asked for it, if any: it is kept on the Decision."""
         p = action.player
         text = format_action(action)
-        if self.paused:
+        if self.clock.paused:
             return self._decide(p, source, text, Outcome.IGNORED, "paused", key)
         now = self.clock.now()
+        shown = self.shown
         if isinstance(action, Ready | Slap):
-            if self.countdown_ends is not None:
+            if shown.countdown_ends is not None:
                 return self._decide(p, source, text, Outcome.IGNORED, "spit coming: get ready", key)
-            shown = self.phase_shown_at
             pos = self.game.position
-            if pos.phase is Phase.SPIT and any(pos.piles) and not self.stuck_shown:
+            if pos.phase is Phase.SPIT and any(pos.piles) and not shown.stuck_shown:
                 return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit call", key)
-            if now < shown + self.stale_s:
+            if now < shown.phase_shown_at + self.stale_s:
                 what = "slap" if isinstance(action, Slap) else "ready"
                 return self._decide(
                     p, source, text, Outcome.IGNORED, f"too soon: {what} ignored", key
                 )
-        elif self.countdown_ends is not None:
+        elif shown.countdown_ends is not None:
             return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit", key)
         problem = self.game.problem(action)
         if problem is not None:
@@ -213,19 +312,20 @@ class Table:
         if isinstance(action, Ready) and self.game.waiting_for() == (p,):
             # The last ready: count down before the engine hears it, so no card
             # can be played before the spit cards land.
-            self._pending_ready = p
-            self.countdown_ends = now + self.countdown_s
-            self._countdown = self.clock.call_later(self.countdown_s, self._spit)
+            shown.pending_ready = p
+            shown.countdown_ends = now + self.countdown_s
+            shown.countdown = self.clock.call_later(self.countdown_s, self._spit)
             return self._decide(p, source, text, Outcome.APPLIED, "", key)
         event = self.game.apply(action)
         self._after(event)
         return self._decide(p, source, text, Outcome.APPLIED, "", key)
 
     def _spit(self) -> None:
-        p = self._pending_ready
-        self._pending_ready = None
-        self.countdown_ends = None
-        self._countdown = None
+        shown = self.shown
+        p = shown.pending_ready
+        shown.pending_ready = None
+        shown.countdown_ends = None
+        shown.countdown = None
         if p is None:
             return
         event = self.game.apply(Ready(p))
@@ -234,35 +334,36 @@ class Table:
 
     def _after(self, event: Event) -> None:
         now = self.clock.now()
-        self.last_event = event
+        shown = self.shown
+        shown.last_event = event
         if event.card is not None:
-            self.highlight_until = now + HIGHLIGHT_S
+            shown.highlight_until = now + HIGHLIGHT_S
             self.clock.call_later(HIGHLIGHT_S, self._notify)
         pos = event.position
         if event.round_over is not None:
-            self.last_round = event.round_over
-            self.rounds.append(event.round_over)
+            shown.last_round = event.round_over
+            shown.rounds.append(event.round_over)
         if pos.phase is not Phase.SPIT or event.stuck:
-            self.stuck_shown = False
+            shown.stuck_shown = False
         if event.stuck and pos.phase is Phase.SPIT:
             self.clock.call_later(self.stuck_delay_s, self._show_stuck)
         if pos.phase is Phase.SLAP and event.round_over is not None:
-            self.phase_shown_at = now
+            shown.phase_shown_at = now
         if isinstance(event.action, Slap) or (
             event.round_over is not None and pos.phase is Phase.SPIT
         ):
-            self.phase_shown_at = now
-            self.round_started_at = now
-        if pos.phase is Phase.OVER and self.game_ended_at is None:
-            self.game_ended_at = now
+            shown.phase_shown_at = now
+            shown.round_started_at = now
+        if pos.phase is Phase.OVER and shown.ended_at is None:
+            shown.ended_at = now
         for listener in self.event_listeners:
             listener(event)
 
     def _show_stuck(self) -> None:
         pos = self.game.position
         if pos.phase is Phase.SPIT and any(pos.piles):
-            self.stuck_shown = True
-            self.phase_shown_at = self.clock.now()
+            self.shown.stuck_shown = True
+            self.shown.phase_shown_at = self.clock.now()
             self._notify()
 
     def _decide(
@@ -274,10 +375,9 @@ class Table:
         self.decisions.append(d)
         self.counts[outcome] += 1
         if outcome is not Outcome.APPLIED and why and source == "key":
-            self.messages[p] = Message(why, outcome, now + MESSAGE_S)
-            self.clock.call_later(MESSAGE_S, self._notify)
+            self._put_message(p, why, outcome)
         elif outcome is Outcome.APPLIED:
-            self.messages[p] = None
+            self.shown.messages[p] = None
         for listener in self.decision_listeners:
             listener(d)
         self._notify()
@@ -290,26 +390,9 @@ class Table:
     # -- lifecycle ------------------------------------------------------------------
 
     def new_game(self, game: Game) -> None:
-        """Start over at the same table (after a game ends)."""
-        if self._countdown is not None:
-            self._countdown.cancel()
+        """Start over at the same table (after a game ends): a fresh Showing."""
+        if self.shown.countdown is not None:
+            self.shown.countdown.cancel()
         self.game = game
-        self._pending_ready = None
-        self.countdown_ends = None
-        self._countdown = None
-        self.last_event = None
-        self.last_round = None
-        self.rounds = []
-        self.stuck_shown = False
-        now = self.clock.now()
-        self.phase_shown_at = self.round_started_at = self.game_started_at = now
-        self.game_ended_at = None
-        self.messages = {Player.LEFT: None, Player.RIGHT: None}
-        self._sync_start()
+        self.shown = Showing.start(game.position, self.clock.now())
         self._notify()
-
-    def _sync_start(self) -> None:
-        """A game that starts from a given position may start stuck (spit phase with
-        cards on the piles): then the "no plays left" call is already showing."""
-        pos = self.game.position
-        self.stuck_shown = pos.phase is Phase.SPIT and any(pos.piles)

@@ -195,3 +195,16 @@ async def test_a_key_of_neither_half_gets_a_hint_in_the_header() -> None:
         await pilot.press("left_square_bracket")
         assert "[ is not a game key" in await screen_text(pilot)
         assert len(app.table.decisions) == before  # neither key reached the table
+
+
+async def test_the_header_hint_runs_out_on_the_game_clock() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        assert "Space is not a game key" in await screen_text(pilot)
+        await advance(pilot, 2.0)
+        assert "Space is not a game key" in await screen_text(pilot)
+        await advance(pilot, 0.6)  # 2.5 s of game time: gone, without any real wait
+        text = await screen_text(pilot)
+        assert "Space is not a game key" not in text and "F1 help" in text
+

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from appkit import screen_text, settle
 
-from spit_tui.app.app import SpitApp
+from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerApp
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, parse_position
@@ -77,7 +77,10 @@ async def test_the_computers_keys_do_nothing_for_the_human() -> None:
         table = app.table
         await pilot.press("y")  # right stockpile 1 onto pile a: the computer's key
         await settle(pilot)
-        assert not [d for d in table.decisions if d.source == "key"]
+        # the key took the one key path and was refused there, with a word
+        (key,) = [d for d in table.decisions if d.source == "key"]
+        assert key.outcome is Outcome.IGNORED and key.action == "" and key.key == "y"
+        assert "computer" in key.message
         msg = table.message(Player.RIGHT)
         assert msg is not None and "computer" in msg.text
 

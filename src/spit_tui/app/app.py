@@ -6,10 +6,12 @@ never bindings, so no priority binding can overtake a key that arrived earlier
 (Textualize/textual#6605). Non-game keys (F1, Esc, Ctrl+C, Ctrl+Q, Enter) are
 ordinary bindings.
 
-Time: the app owns a `GameClock` driven by a Textual interval timer with
-`time.monotonic()`, minus the time spent paused (help, quit dialog, window too
-small), so a paused game's countdown and messages wait too. Tests pass their
-own `VirtualClock` and step it; then the app never ticks it.
+Time: the game runs on a `RealClock` (clock/: real time less the time paused),
+which the app ticks from a Textual interval timer, before each game key, and
+exactly when its next timed event is due. The app only says when the game is
+covered (help, quit dialog, window too small, suspended): `Table.pause` keeps
+the books. Tests pass their own `VirtualClock` and step it; then the app never
+ticks it (a virtual clock's `update()` does nothing).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import asyncio
 import contextlib
 import gc
 import signal
-import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -28,9 +29,16 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
-from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, QuitScreen, TooSmallScreen
+from spit_tui.app.screens import (
+    MIN_H,
+    MIN_W,
+    GameScreen,
+    QuitScreen,
+    ShowsTable,
+    TooSmallScreen,
+)
 from spit_tui.app.status import HeaderBar
-from spit_tui.clock import GameClock, VirtualClock
+from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position
 from spit_tui.players.keymap import intent_for
 from spit_tui.store.records import fresh_seed, record_of, save_record
@@ -78,22 +86,17 @@ class SpitApp(App[None]):
         self.options = options or Options()
         self.seed = seed
         self._games = 0
-        self._t0 = time.monotonic()
-        self._paused_total = 0.0
-        self._paused_since: float | None = None
-        self._pause_reasons: set[str] = set()
         self._wakeup: Timer | None = None
         if table is not None:
-            self.real_time = False
             self.clock = table.clock
             self.table = table
             self.options = table.game.options
         else:
-            self.real_time = clock is None
-            self.clock = clock if clock is not None else GameClock()
+            self.clock = clock if clock is not None else RealClock()
             seed = fresh_seed() if seed is None else seed  # every game can be replayed
             game = Game(options=self.options, seed=seed, position=position)
             self.table = Table(game, self.clock)
+        self.real_time = isinstance(self.clock, RealClock)
         self.game_screen = GameScreen(self.table)
         self.table.listeners.append(self._on_change)
         if on_table is not None:
@@ -101,43 +104,21 @@ class SpitApp(App[None]):
 
     # -- time -------------------------------------------------------------------------
 
-    def real_now(self) -> float:
-        return time.monotonic() - self._t0
-
-    def game_now(self) -> float:
-        return self.real_now() - self._paused_total
-
-    def set_paused(self, reason: str, on: bool) -> None:
-        """Pause the game while anything covers the board; resume when nothing does."""
-        was = bool(self._pause_reasons)
-        if on:
-            self._pause_reasons.add(reason)
-        else:
-            self._pause_reasons.discard(reason)
-        now = bool(self._pause_reasons)
-        if now == was:
-            return
-        if now:
-            self.tick()  # run what was due before the pause
-            self._paused_since = self.real_now()
-        elif self._paused_since is not None:
-            self._paused_total += self.real_now() - self._paused_since
-            self._paused_since = None
-        self.table.paused = now
+    def shown_table(self) -> Table | None:
+        """The live table on the top screen (the game's, or a help page's), if any."""
+        screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
+        return screen.shown_table if isinstance(screen, ShowsTable) else None
 
     def tick(self) -> None:
-        """Drive the game clock (and a help page's clock) from real time."""
-        stack = self.screen_stack if self.is_running else []
-        screen = stack[-1] if stack else None
-        if self.real_time:
-            if not self._pause_reasons:
-                self.clock.tick(self.game_now())
-            page_table = getattr(screen, "page_table", None)  # the help screen's live page
-            if isinstance(page_table, Table):
-                page_table.clock.tick(self.real_now())
-        sync = getattr(screen, "sync", None)
-        if sync is not None:
-            sync()
+        """Catch the clocks up with real time (the game's, and a help page's), then
+        repaint what the top screen shows."""
+        self.clock.update()
+        screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
+        if isinstance(screen, ShowsTable):
+            shown = screen.shown_table
+            if shown is not None and shown.clock is not self.clock:
+                shown.clock.update()
+            screen.sync()
         self._wake_for_next_event()
 
     def _wake_for_next_event(self) -> None:
@@ -146,29 +127,25 @@ class SpitApp(App[None]):
         polling fast for it."""
         if not self.real_time or not self.is_running:
             return
-        delays = []
-        if not self._pause_reasons:
-            due = self.clock.next_time()
-            if due is not None:
-                delays.append(due - self.game_now())
-        stack = self.screen_stack
-        page_table = getattr(stack[-1], "page_table", None) if stack else None
-        if isinstance(page_table, Table):
-            due = page_table.clock.next_time()
-            if due is not None:
-                delays.append(due - self.real_now())
+        shown = self.shown_table()
+        clocks = {self.clock} if shown is None else {self.clock, shown.clock}
+        delays = [d for d in (c.wait_s() for c in clocks) if d is not None]
         if not delays:
             return
-        delay = max(0.0, min(delays)) + 0.001
+        delay = min(delays) + 0.001
         if delay < TICK_S:
             if self._wakeup is not None:
                 self._wakeup.stop()
             self._wakeup = self.set_timer(delay, self.tick)
 
     def make_help_table(self, position: Position) -> Table:
-        """A table for a help page's live position, on its own clock."""
-        clock = GameClock(self.real_now()) if self.real_time else VirtualClock()
+        """A table for a help page's live position, on its own clock (it runs
+        while the game's waits)."""
+        clock: GameClock = RealClock() if self.real_time else VirtualClock()
         return Table(Game(options=Options(), position=position), clock)
+
+    def on_game_screen_covered(self, message: GameScreen.Covered) -> None:
+        self.table.pause("away", message.covered)
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -204,11 +181,11 @@ class SpitApp(App[None]):
         for sig in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(ValueError, NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.exit)
-        self.app_suspend_signal.subscribe(self, lambda _: self.set_paused("suspended", True))
+        self.app_suspend_signal.subscribe(self, lambda _: self.table.pause("suspended", True))
         self.app_resume_signal.subscribe(self, lambda _: self._resumed())
 
     def _resumed(self) -> None:
-        self.set_paused("suspended", False)
+        self.table.pause("suspended", False)
         for screen in self.screen_stack:
             screen.refresh(layout=True)
 
@@ -223,11 +200,11 @@ class SpitApp(App[None]):
         small = w < MIN_W or h < MIN_H
         top = self.screen
         if small and not any(isinstance(s, TooSmallScreen) for s in self.screen_stack):
-            self.set_paused("small", True)
+            self.table.pause("small", True)
             self.push_screen(TooSmallScreen())
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
-            self.set_paused("small", False)
+            self.table.pause("small", False)
 
     def _on_change(self) -> None:
         if self.is_running and self.screen_stack and self.screen is self.game_screen:
@@ -237,12 +214,11 @@ class SpitApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            table = getattr(self.screen, "game_table", None) if self.screen_stack else None
+            table = self.shown_table()
             if table is not None:
                 intent = intent_for(event.key, event.character)
                 if intent is not None:
-                    if self.real_time and not self._pause_reasons:
-                        self.clock.tick(self.game_now())  # timers due before this key first
+                    table.clock.update()  # timers due before this key first
                     table.submit_intent(intent)
                     self._wake_for_next_event()
                     event.stop()
@@ -259,6 +235,7 @@ class SpitApp(App[None]):
         ):
             if event.key == "enter" and self.table.position.phase is Phase.OVER:
                 return
+            self.clock.update()  # the hint's time starts now
             name = {"space": "Space", "enter": "Enter", "tab": "Tab"}.get(
                 event.key, event.character or event.key
             )

@@ -3,10 +3,10 @@
 A thin layer over SpitApp through its `on_table` seam: bots sit at the app's
 Table and schedule on its clock, so they pause with the game (help, quit
 dialog, window too small) and race the human's keys through the same
-arrival-ordered path (D5). The only key handling added here is what a shared
-keyboard needs once a computer takes a seat: the computer's half of the
-keyboard does nothing for the human, and in the demo any key ends the show
-and starts a normal game for two people.
+arrival-ordered path (D5). The Table is told who sits where (`Table.seat`), so
+a key of the computer's half is refused there, on the one key path, with a
+word for the human. The only key handling added here is the demo's: any key
+ends the show and starts a normal game for two people.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from typing import Any
 
 from textual import events
 
-from spit_tui.app.app import SpitApp
+from spit_tui.app import SpitApp
 from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
 from spit_tui.players.bot import Bot, Level, level_named
-from spit_tui.players.keymap import intent_for
 from spit_tui.store.records import fresh_seed
-from spit_tui.table import MESSAGE_S, Message, Outcome, Table
+from spit_tui.table import Table
 
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
 PASS_KEYS = frozenset({"ctrl+q", "ctrl+c", "f1", "backspace"})  # quit and help still work
@@ -52,7 +51,7 @@ class ComputerApp(SpitApp):
     def _seat(self, table: Table) -> None:
         if self.computer and not self.demo:
             names = ["COMPUTER" if p in self.computer else "YOU" for p in PLAYERS]
-            table.names = (names[0], names[1])
+            table.seat((names[0], names[1]), computer=self.computer)
         for p in sorted(self.computer):
             rng = random.Random(self._bot_rng.getrandbits(64))
             self.bots.append(Bot(table, p, self.computer[p], rng=rng))
@@ -83,30 +82,18 @@ class ComputerApp(SpitApp):
 
     async def on_event(self, event: events.Event) -> None:
         if (
-            isinstance(event, events.Key)
+            self.demo
+            and isinstance(event, events.Key)
             and not event.is_forwarded
+            and event.key not in PASS_KEYS
             and self.screen_stack
             and self.screen is self.game_screen
         ):
-            if self.demo and event.key not in PASS_KEYS:
-                self.end_demo()
-                event.stop()
-                event.prevent_default()
-                return
-            intent = intent_for(event.key, event.character)
-            if intent is not None and intent.player in self.computer:
-                self._not_yours(intent.player)
-                event.stop()
-                event.prevent_default()
-                return
+            self.end_demo()
+            event.stop()
+            event.prevent_default()
+            return
         await super().on_event(event)
-
-    def _not_yours(self, p: Player) -> None:
-        t = self.table
-        text = f"the computer plays this side: use the {p.other.label} half"
-        t.messages[p] = Message(text, Outcome.IGNORED, t.clock.now() + MESSAGE_S)
-        t.clock.call_later(MESSAGE_S, self._on_change)
-        self._on_change()
 
     # -- the demo ---------------------------------------------------------------------
 

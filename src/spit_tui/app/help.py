@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
-from spit_tui.app.screens import board_widgets
+from spit_tui.app.board import BoardView
 from spit_tui.app.views import TableView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
@@ -47,12 +47,9 @@ class HelpScreen(Screen[None]):
         self.feedback = ""
 
     @property
-    def game_table(self) -> Table | None:
-        return self.table
-
-    @property
-    def page_table(self) -> Table | None:
-        """The live page's table, whose clock the app drives while help is up."""
+    def shown_table(self) -> Table | None:
+        """The live page's table: game keys play there, and the app drives its
+        clock (real time, not the paused game's) while help is up."""
         return self.table
 
     def compose(self) -> ComposeResult:
@@ -62,7 +59,7 @@ class HelpScreen(Screen[None]):
             yield Static(id="help-text")
             with Vertical(id="help-live"):
                 yield Banner(placeholder, id="help-banner")
-                yield from board_widgets(placeholder, prefix="help-")
+                yield BoardView(placeholder, id="help-board", classes="board")
                 yield Static(id="help-try")
             yield Static(id="help-nav")
 

@@ -1,13 +1,18 @@
 """The game screen and the small screens around it: quit confirmation and
-"terminal too small". The help screen lives in help.py."""
+"terminal too small". The help screen lives in help.py.
+
+Screens talk to the app the Textual way, messages up (`GameScreen.Covered`),
+and the app finds what a screen shows through the small `ShowsTable`
+protocol; nothing here imports the app."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -17,20 +22,31 @@ from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import TableView
 from spit_tui.table import Table
 
-if TYPE_CHECKING:
-    from spit_tui.app.app import SpitApp
-
 MIN_W, MIN_H = 80, 24
 
 
-def board_widgets(table: Table, prefix: str = "") -> ComposeResult:
-    """Both sides and the centre piles, the keys, then each player's messages."""
-    yield BoardView(table, id=f"{prefix}board", classes="board")
+@runtime_checkable
+class ShowsTable(Protocol):
+    """A screen with a live table on it (the game, a help page): the app sends
+    that table the game keys, ticks its clock and calls `sync()` to repaint."""
+
+    @property
+    def shown_table(self) -> Table | None: ...
+
+    def sync(self) -> None: ...
 
 
 class GameScreen(Screen[None]):
     """The board. Game keys never reach it: the app routes them to the table on
-    arrival; this screen only draws."""
+    arrival; this screen only draws, and says when it is covered."""
+
+    class Covered(Message):
+        """Another screen went on top of the board (True) or came off it (False):
+        the game waits while nobody can see it."""
+
+        def __init__(self, covered: bool) -> None:
+            super().__init__()
+            self.covered = covered
 
     def __init__(self, table: Table) -> None:
         super().__init__(id="game")
@@ -38,13 +54,13 @@ class GameScreen(Screen[None]):
         self.views: list[TableView] = []
 
     @property
-    def game_table(self) -> Table | None:
+    def shown_table(self) -> Table | None:
         return self.table
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.table, id="header")
         yield Banner(self.table, id="banner")
-        yield from board_widgets(self.table)
+        yield BoardView(self.table, id="board", classes="board")
         yield Scoreboard(self.table, id="scoreboard")
 
     def on_mount(self) -> None:
@@ -56,17 +72,11 @@ class GameScreen(Screen[None]):
             v.sync()
 
     def on_screen_resume(self) -> None:
-        self._app().set_paused("away", False)
+        self.post_message(self.Covered(False))
         self.sync()
 
     def on_screen_suspend(self) -> None:
-        self._app().set_paused("away", True)
-
-    def _app(self) -> SpitApp:
-        from spit_tui.app.app import SpitApp
-
-        assert isinstance(self.app, SpitApp)
-        return self.app
+        self.post_message(self.Covered(True))
 
 
 class QuitScreen(ModalScreen[bool]):
@@ -76,7 +86,6 @@ class QuitScreen(ModalScreen[bool]):
         Binding("escape", "dismiss(False)", "back", show=False),
         Binding("enter", "dismiss(True)", "quit", show=False),
     ]
-    game_table: Table | None = None
 
     def compose(self) -> ComposeResult:
         text = Text.assemble(
@@ -89,8 +98,6 @@ class QuitScreen(ModalScreen[bool]):
 
 class TooSmallScreen(Screen[None]):
     """Shown while the terminal is smaller than the board; the game waits underneath."""
-
-    game_table: Table | None = None
 
     def __init__(self) -> None:
         super().__init__(id="too-small")

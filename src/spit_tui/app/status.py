@@ -3,8 +3,6 @@ points variant's scoreboard."""
 
 from __future__ import annotations
 
-import time
-
 from rich.style import Style
 from rich.text import Text
 
@@ -15,20 +13,24 @@ from spit_tui.table import Table
 
 class HeaderBar(TableView):
     """Variant, round and round time on the left; the non-game keys on the right,
-    or for a moment a hint about a key that does nothing (Space, Enter, ?)."""
+    or for a moment a hint about a key that does nothing (Space, Enter, ?). The
+    hint is timed on the game clock, like everything else: it waits while the
+    game is paused, and tests step it."""
 
     def __init__(self, table: Table, *, id: str | None = None):
         super().__init__(table, id=id)
         self.hint = ""
-        self.hint_until = 0.0  # time.monotonic()
+        self.hint_until = 0.0  # game clock time
 
     def show_hint(self, text: str, seconds: float = 2.5) -> None:
+        clock = self.table.clock
         self.hint = text
-        self.hint_until = time.monotonic() + seconds
+        self.hint_until = clock.now() + seconds
+        clock.call_later(seconds, self.sync)
         self.sync()
 
     def _hint(self) -> str:
-        return self.hint if self.hint and time.monotonic() < self.hint_until else ""
+        return self.hint if self.hint and self.table.clock.now() < self.hint_until else ""
 
     def state(self) -> object:
         t = self.table

@@ -1,0 +1,76 @@
+"""One direction of imports in the app: nothing imports the app module itself
+(spit_tui.app.app) but the package that exports it and the command line, so
+screens, widgets and the computer players never reach back into the App
+(they post messages up instead). Function-level and TYPE_CHECKING imports count."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import spit_tui
+
+SRC = Path(spit_tui.__file__).parent
+APP_MODULE = "spit_tui.app.app"
+ALLOWED = {"app/__init__.py", "cli.py"}
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(SRC.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path) -> set[str]:
+    package = module_name(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    return imports_in(path.read_text(encoding="utf-8"), package)
+
+
+def imports_in(code: str, package: str) -> set[str]:
+    """Every module `code` (a module of `package`) imports anywhere in its body,
+    relative imports resolved, and `from X import name` counted as X.name too
+    (it may be a submodule)."""
+    tree = ast.parse(code)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_only_the_package_and_the_cli_import_the_app_module() -> None:
+    importers = sorted(
+        str(path.relative_to(SRC))
+        for path in SRC.rglob("*.py")
+        if APP_MODULE in imported_modules(path)
+    )
+    assert set(importers) <= ALLOWED, importers
+    assert "app/__init__.py" in importers  # the check does see imports
+
+
+def test_the_check_sees_function_level_type_checking_and_relative_imports() -> None:
+    cases = [
+        "def f():\n    from spit_tui.app.app import SpitApp\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from spit_tui.app.app import X\n",
+        "from .app import SpitApp\n",
+        "from . import app\n",
+        "from spit_tui.app import app\n",
+        "import spit_tui.app.app\n",
+    ]
+    for code in cases:
+        assert APP_MODULE in imports_in(code, "spit_tui.app"), code
+    assert APP_MODULE in imports_in("from ..app.app import SpitApp\n", "spit_tui.players")
+    fine = "from spit_tui.app import SpitApp\nfrom .screens import GameScreen\n"
+    assert APP_MODULE not in imports_in(fine, "spit_tui.app")
