@@ -25,7 +25,7 @@ from spit_tui.app.walkthrough import PAGES
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
 from spit_tui.players.keymap import KEYS
-from spit_tui.table import Message, Outcome, Table
+from spit_tui.table import MESSAGE_S, Outcome, Table
 
 BANNER_W = 76  # 80 columns less the border and padding
 HELP_W = 78  # the help text's width inside its padding
@@ -57,7 +57,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
     rng = random.Random(seed)
     clock = VirtualClock()
     table = Table(Game(options=options, seed=seed), clock)
-    table.names = names
+    table.seat(names)
     messages: set[tuple[str, Outcome]] = set()
     banners: set[str] = set()
     for _ in range(keys):
@@ -136,10 +136,12 @@ async def test_every_message_fits_one_line_beside_its_player(size: tuple[int, in
     async with app.run_test(size=size) as pilot:
         board = app.query_one(BoardView)
         table = app.table
+        clock = table.clock
+        assert isinstance(clock, VirtualClock)
         for text, kind in sorted(messages):
             for p in PLAYERS:
-                table.messages = {Player.LEFT: None, Player.RIGHT: None}
-                table.messages[p] = Message(text, kind, table.clock.now() + 10)
+                clock.advance(MESSAGE_S)  # the last message has run out
+                table.say(p, text, kind)
                 board.sync()
                 lines = [line.text for line in board._get_strips(board.size.width)]
                 half = slice(0, MESSAGE_W) if p is Player.LEFT else slice(MESSAGE_W, None)
