@@ -1,62 +1,77 @@
-"""Command-line front door: `spit-tui [options]` plays; `spit-tui sim ...` runs
-headless matches. Bad arguments get one line on stderr and exit status 2."""
+"""Command-line front door: `spit-tui [options]` plays; `spit-tui SUBCOMMAND ...`
+runs one of `SUBCOMMANDS` (headless matches, ...).
+
+What a person sees when something goes wrong:
+- a bad argument or setting: one line on stderr, exit status 2;
+- a terminal that cannot show the board: one line, exit status 1;
+- stdout that cannot be written (`--help > /dev/full`): one line, exit 1;
+- any unexpected error: the terminal restored, one line naming the error and
+  the crash report file (spit_tui.crash), exit 1; never a traceback;
+- Ctrl+C before the board is up: one line, exit 130.
+
+To add an option group, write a small `_add_...(parser)` function and list it
+in `OPTION_GROUPS` (with a check in `CHECKS` if it needs one); to add a
+subcommand, give it a module with `main(argv) -> int` and a line in `SUBCOMMANDS`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
-from spit_tui import __version__
-from spit_tui.engine import Variant
-from spit_tui.players.bot import LEVEL_NAMES
+from spit_tui import __version__, crash
+from spit_tui.command import PROG, OutputError, Parser, UsageError, fail, flush_out, shown
 
-PROG = "spit-tui"
-FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see main()
+if TYPE_CHECKING:
+    from spit_tui.app import SpitApp
+    from spit_tui.engine import Options, Position
 
-
-class UsageError(Exception):
-    """A bad command line: the message is the one line the player sees."""
+FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see _play()
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+class Subcommand(NamedTuple):
+    module: str  # imported only when the subcommand runs: a fast start for the game
+    summary: str
+    function: str = "main"  # the module's (argv: list[str]) -> int
+
+
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "sim": Subcommand("spit_tui.sim", "headless computer matches in simulated time"),
+    "layouts": Subcommand("spit_tui.keys.cli", "the keyboard layouts", "layouts_command"),
+}
+
+
+# -- the parser -------------------------------------------------------------------------
 
 
 def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if text.strip().lstrip("+-").isdigit():  # Python's int-string limit
+            raise argparse.ArgumentTypeError(
+                f"too many digits: {shown(text)!r}; a seed of up to 4,000 digits will do"
+            ) from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {shown(text)!r}") from None
 
 
 def _target(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {shown(text)!r}") from None
     if n <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {n}")
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {shown(str(n))}")
     return n
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog=PROG,
-        description=(
-            "Spit (Speed, Slam) for two players sharing one keyboard. "
-            "A short game, about five minutes: spit-tui --variant points --target 40"
-        ),
-        epilog=(
-            "Left player: keys 1-5, Q-T, A-G, Z-B. Right player: 6-0, Y-P, H-;, N-/. "
-            "F1 or Backspace: help. Ctrl+Q: quit. "
-            "'spit-tui layouts' shows the keyboard layouts. "
-            "'spit-tui sim --help' runs headless computer matches."
-        ),
-    )
-    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    from spit_tui.engine import Variant
+
     p.add_argument(
         "--variant",
         choices=[str(v) for v in Variant],
@@ -83,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
             "current position (F2 on the first help page saves one)"
         ),
     )
+
+
+def _add_computer_options(p: argparse.ArgumentParser) -> None:
+    from spit_tui.players.bot import LEVEL_NAMES
+
     p.add_argument(
         "--vs-computer",
         action="store_true",
@@ -103,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="watch two computer players; any key starts a normal game",
     )
+
+
+def _add_key_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--layout",
         metavar="NAME",
@@ -116,52 +139,157 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="read the key config from FILE instead of keys.toml in the config directory",
     )
+
+
+def _add_log_options(p: argparse.ArgumentParser) -> None:
+    from spit_tui.decision_log import ENV
+
     p.add_argument(
         "--decision-log",
         metavar="FILE",
         help=(
             "write every decision (each key press and computer move: applied, illegal, "
             "too late or ignored) to FILE, one JSON line each, as it happens; for tools "
-            "and benchmarks (also: environment variable SPIT_DECISION_LOG)"
+            f"and benchmarks (also: environment variable {ENV}). FILE must be a new "
+            "regular file (not a pipe, device or symbolic link)"
         ),
     )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--force", action="store_true", help="let --decision-log overwrite an existing file"
+    )
+    mode.add_argument(
+        "--append", action="store_true", help="let --decision-log add to an existing file"
+    )
+
+
+OPTION_GROUPS: list[Callable[[argparse.ArgumentParser], None]] = [
+    _add_game_options,
+    _add_computer_options,
+    _add_key_options,
+    _add_log_options,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    commands = "; ".join(f"'{PROG} {n} --help': {c.summary}" for n, c in SUBCOMMANDS.items())
+    p = Parser(
+        prog=PROG,
+        description=(
+            "Spit (Speed, Slam) for two players sharing one keyboard. "
+            "A short game, about five minutes: spit-tui --variant points --target 40"
+        ),
+        epilog=(
+            "Left player: keys 1-5, Q-T, A-G, Z-B. Right player: 6-0, Y-P, H-;, N-/. "
+            f"F1 or Backspace: help. Ctrl+Q: quit. {commands}."
+        ),
+    )
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    for add in OPTION_GROUPS:
+        add(p)
     return p
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message} (try {PROG} --help)", file=sys.stderr)
-    return 2
+# -- checks that need more than one option ----------------------------------------------
 
 
-def _sim(rest: list[str]) -> int:
+def _check_target(args: argparse.Namespace) -> str | None:
+    if args.target is not None and args.variant != "points":
+        return "--target only applies to --variant points"
+    return None
+
+
+def _check_computer(args: argparse.Namespace) -> str | None:
+    if args.vs_computer and args.demo:
+        return "choose one of --vs-computer and --demo"
+    if args.level is not None and not (args.vs_computer or args.demo):
+        return "--level needs --vs-computer or --demo"
+    if args.computer_side is not None and not args.vs_computer:
+        return "--computer-side needs --vs-computer"
+    return None
+
+
+def _check_log(args: argparse.Namespace) -> str | None:
+    from spit_tui.decision_log import ENV, LogRefused, check_path
+
+    if args.decision_log is None:
+        # an empty variable counts as unset, as shells treat it
+        args.decision_log = os.environ.get(ENV) or None
+    elif args.decision_log == "":
+        return "--decision-log: the file name is empty"
+    if args.decision_log is None:
+        if args.force or args.append:
+            return f"--{'force' if args.force else 'append'} needs --decision-log"
+        return None
     try:
-        from spit_tui import sim  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return _fail("sim is not available")
-    result: int = sim.main(rest)
-    return result
+        check_path(args.decision_log, _log_mode(args))
+    except LogRefused as e:
+        return f"--decision-log: {e}"
+    return None
+
+
+CHECKS: list[Callable[[argparse.Namespace], str | None]] = [
+    _check_target,
+    _check_computer,
+    _check_log,
+]
+
+
+def _log_mode(args: argparse.Namespace) -> str:
+    return "overwrite" if args.force else "append" if args.append else "new"
+
+
+# -- running ----------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
-    if args_in[:1] == ["sim"]:
-        return _sim(args_in[1:])
-    if args_in[:1] == ["layouts"]:
-        from spit_tui.keys.cli import layouts_command
+    try:
+        code = _dispatch(args_in)
+    except OutputError as e:
+        print(f"{PROG}: cannot write the output: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        return crash.report(e, args_in)
+    problem = flush_out()
+    if problem is not None:
+        print(f"{PROG}: cannot write the output: {problem}", file=sys.stderr)
+        return code or 1
+    return code
 
-        return layouts_command(args_in[1:])
+
+def _dispatch(args_in: list[str]) -> int:
+    if args_in[:1] and args_in[0] in SUBCOMMANDS:
+        return _subcommand(args_in[0], args_in[1:])
     try:
         args = build_parser().parse_args(args_in)
     except UsageError as e:
-        return _fail(str(e).replace("argument ", ""))
+        return fail(str(e))
     except SystemExit as e:  # --help and --version
         return int(e.code or 0)
+    return _play(args, args_in)
 
+
+def _subcommand(name: str, rest: list[str]) -> int:
+    command = SUBCOMMANDS[name]
+    try:
+        module = importlib.import_module(command.module)
+    except ImportError:
+        return fail(f"{name} is not available")
+    result: int = getattr(module, command.function)(rest)
+    return result
+
+
+def _play(args: argparse.Namespace, args_in: list[str]) -> int:
+    for check in CHECKS:
+        problem = check(args)
+        if problem is not None:
+            return fail(problem)
     from spit_tui.engine import NotationError, Options, Variant, parse_position
 
-    variant = Variant(args.variant)
-    if args.target is not None and variant is not Variant.POINTS:
-        return _fail("--target only applies to --variant points")
     position = None
     if args.position is not None:
         try:
@@ -174,43 +302,49 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 position = parse_position(args.position)
         except NotationError as e:
-            return _fail(f"--position: {e}")
+            return fail(f"--position: {e}")
         except OSError as e:
-            return _fail(f"--position: cannot read {args.position[1:]}: {e.strerror or e}")
+            return fail(f"--position: cannot read {shown(args.position[1:])}: {e.strerror or e}")
         if len(position.all_cards()) != 52:
             n = len(position.all_cards())
-            return _fail(f"--position: a game position holds all 52 cards, this one {n}")
-    options = Options(
-        variant=variant,
-        target=args.target if args.target is not None else 100,
-        manual_flip=args.manual_flip,
-    )
-    if args.vs_computer and args.demo:
-        return _fail("choose one of --vs-computer and --demo")
-    if args.level is not None and not (args.vs_computer or args.demo):
-        return _fail("--level needs --vs-computer or --demo")
-    if args.computer_side is not None and not args.vs_computer:
-        return _fail("--computer-side needs --vs-computer")
+            return fail(f"--position: a game position holds all 52 cards, this one {n}")
     from spit_tui.keys.cli import choose_keys
 
-    keys = choose_keys(args.layout, args.keys)
-    if keys is None:
-        return 2
-    from spit_tui.terminal import terminal_problem
+    if choose_keys(args.layout, args.keys) is None:
+        return 2  # it said why, in one line
+    from spit_tui.terminal import environment_problem, terminal_problem
 
+    problem = environment_problem()
+    if problem is not None:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return 2
     problem = terminal_problem()
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
         return 1
+    options = Options(
+        variant=Variant(args.variant),
+        target=args.target if args.target is not None else 100,
+        manual_flip=args.manual_flip,
+    )
     # Textual draws at most TEXTUAL_FPS frames a second (60 by default), and after
     # any frame holds the next one back for 17-33 ms, so a key pressed just after
     # the board redrew by itself (a highlight fading, the round clock) waited for
     # its frame. The board only changes on events: draw as soon as it does.
     # Read when Textual is first imported, which is below; the user's own wins.
     os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
+    app = _make_app(args, options, position)
+    # Exported COLUMNS/LINES would override the real terminal size, and keep
+    # overriding it after every resize (shutil.get_terminal_size reads them first).
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+    crash.injected("start")
+    return _run(app, args, args_in)
+
+
+def _make_app(args: argparse.Namespace, options: Options, position: Position | None) -> SpitApp:
     from spit_tui.app import SpitApp
 
-    app: SpitApp
     if args.vs_computer or args.demo:
         from spit_tui.app.computer import ComputerApp
         from spit_tui.engine import Player
@@ -218,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         level = args.level or "normal"
         side = Player.LEFT if args.computer_side == "left" else Player.RIGHT
         seats = {p: level for p in (Player.LEFT, Player.RIGHT)} if args.demo else {side: level}
-        app = ComputerApp(
+        return ComputerApp(
             computer=seats,
             demo=args.demo,
             bot_seed=args.seed,
@@ -226,23 +360,47 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             position=position,
         )
-    else:
-        app = SpitApp(options=options, seed=args.seed, position=position)
-    # Exported COLUMNS/LINES would override the real terminal size, and keep
-    # overriding it after every resize (shutil.get_terminal_size reads them first).
-    os.environ.pop("COLUMNS", None)
-    os.environ.pop("LINES", None)
-    log_path = args.decision_log or os.environ.get("SPIT_DECISION_LOG") or None
-    if log_path is None:
-        app.run()
-        return 0
-    from spit_tui.decision_log import DecisionLog
+    return SpitApp(options=options, seed=args.seed, position=position)
 
-    try:
-        log = DecisionLog(log_path)
-    except OSError as e:
-        return _fail(f"--decision-log: {e.strerror or e}: {log_path}")
-    with log:
+
+def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:
+    """Run the app (with its decision log, if asked): exit status 0, or 1 after
+    a crash, reported in one line once the terminal is restored."""
+    from spit_tui.decision_log import DecisionLog, LogRefused
+
+    log = None
+    if args.decision_log is not None:
+        try:
+            log = DecisionLog(args.decision_log, _log_mode(args))
+        except LogRefused as e:
+            return fail(f"--decision-log: {e}")
+        except OSError as e:
+            return fail(f"--decision-log: {e.strerror or e}: {shown(args.decision_log)}")
         log.attach(app.table)
-        app.run()
+    crash.arm(app.table.decision_listeners)
+    try:
+        with crash.quiet_app_errors(app) as caught:
+            app.run()
+    finally:
+        if log is not None:
+            log.close()
+            if log.failure is not None:
+                print(f"{PROG}: {log.failure}", file=sys.stderr)
+    if caught.error is not None:
+        return crash.report(caught.error, args_in, _context(app))
+    if app.return_code:
+        if caught.printed:
+            sys.stderr.write(caught.printed)
+        return app.return_code
     return 0
+
+
+def _context(app: SpitApp) -> str:
+    """The game position at the crash, for the report (a file, not the screen)."""
+    try:
+        from spit_tui.engine import format_position
+
+        return f"position: {format_position(app.table.position)}"
+    except Exception as e:
+        return f"position: unknown ({type(e).__name__})"
+

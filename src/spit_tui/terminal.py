@@ -9,6 +9,9 @@ terminal gets one clear line instead of escape-code garbage or a stuck process.
   ``en_US`` without a codeset, or ``C``/``POSIX``) would show them as garbage.
   No locale at all (a bare container) counts as UTF-8, as Python itself
   treats it (PEP 538, PEP 540).
+- Textual's own settings TEXTUAL_DRIVER and TEXTUAL_COLOR_SYSTEM must name
+  something Textual has: it reads them only once the app starts, and a bad
+  value then ends in a traceback (`environment_problem`).
 """
 
 from __future__ import annotations
@@ -51,6 +54,47 @@ def is_utf8_locale(name: str | None) -> bool:
         return True
     codeset = name.split("@", 1)[0].partition(".")[2]
     return codeset.lower().replace("-", "").replace("_", "") == "utf8"
+
+
+# What Rich's Console takes as a color system (textual 8.2.8 passes the variable on).
+COLOR_SYSTEMS = ("auto", "standard", "256", "truecolor", "windows")
+
+
+def environment_problem(env: Mapping[str, str] | None = None) -> str | None:
+    """A Textual setting in the environment that would crash the app, in one line."""
+    from spit_tui.command import shown
+
+    env = os.environ if env is None else env
+    color = env.get("TEXTUAL_COLOR_SYSTEM")
+    if color is not None and color not in COLOR_SYSTEMS:
+        return (
+            f"TEXTUAL_COLOR_SYSTEM={shown(color)!r} is not a color system "
+            f"(one of {', '.join(COLOR_SYSTEMS)}); unset it to let Textual choose"
+        )
+    driver = env.get("TEXTUAL_DRIVER")
+    if driver is not None and not _is_driver(driver):
+        return (
+            f"TEXTUAL_DRIVER={shown(driver)!r} does not name a Textual driver class "
+            "(module:Class); unset it to use the terminal's own"
+        )
+    return None
+
+
+def _is_driver(spec: str) -> bool:
+    """Would Textual accept this TEXTUAL_DRIVER? (the check App.driver_class makes)"""
+    import importlib
+    import inspect
+
+    module_name, _, name = spec.partition(":")
+    if not module_name or not name:
+        return False
+    try:
+        from textual.driver import Driver
+
+        cls = getattr(importlib.import_module(module_name), name)
+    except Exception:  # any failure to import it is the same answer for the player
+        return False
+    return inspect.isclass(cls) and issubclass(cls, Driver)
 
 
 def terminal_problem(

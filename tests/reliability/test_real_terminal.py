@@ -190,6 +190,24 @@ def test_sigterm_and_sighup_quit_and_restore_the_terminal(shell: Shell, sig: str
     assert_restored(shell)
 
 
+def test_a_crash_restores_the_terminal_and_says_where_the_report_is(
+    shell: Shell, tmp_path: Path
+) -> None:
+    """Issue 10 item 2: an unexpected error in the app (injected with the
+    test-only SPIT_TEST_CRASH hook at the first game key) restores the terminal,
+    prints one line naming the report file, and exits with status 1."""
+    cache = tmp_path / "cache"
+    pid = shell.start(env=f"SPIT_TEST_CRASH=key XDG_CACHE_HOME={cache}")
+    shell.keys("q")
+    assert gone(pid)
+    screen = shell.wait_for("[rc=")
+    assert "[rc=1]" in screen
+    assert "spit-tui: internal error (DeliberateCrash" in screen
+    assert_restored(shell)
+    (report,) = (cache / "spit-tui" / "crash").iterdir()
+    assert "Traceback" in report.read_text()
+
+
 def test_closing_the_window_ends_the_game(shell: Shell) -> None:
     pid = shell.start()
     shell.tmux("kill-pane")

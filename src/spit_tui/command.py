@@ -1,0 +1,103 @@
+"""What every spit-tui command shares: how it parses, fails and writes.
+
+- `Parser`: an argparse parser that raises `UsageError` instead of printing
+  usage and exiting, and whose --help reports a failed write (argparse itself
+  swallows OSError from its own prints, so `--help > /dev/full` exited 0).
+- `fail`: the one line on stderr for a bad command line (exit status 2).
+- `write_out` / `flush_out`: stdout that says when it could not be written
+  (a full disk, a closed pipe) instead of Python's "Exception ignored" at exit.
+- `shown`: a value cut short for echoing back in an error line, so a
+  5,000-digit argument does not fill the screen.
+
+A subcommand (`spit-tui sim`, and the ones that follow it) builds its parser
+from `Parser`, reports bad arguments with `fail` and prints with `write_out`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+PROG = "spit-tui"
+ECHO_LIMIT = 40  # characters of a user's value echoed back in an error line
+_LONG_WORD = re.compile(r"\S{" + str(ECHO_LIMIT + 20) + ",}")
+
+
+class UsageError(Exception):
+    """A bad command line: the message is the one line the player sees."""
+
+
+class OutputError(Exception):
+    """stdout could not be written; the message says why (one line)."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message.replace("argument ", ""))
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if not message:
+            return
+        if file is None or file is sys.stdout:
+            write_out(message)
+        else:
+            file.write(message)
+
+
+def shown(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` as it may be echoed back: cut to `limit` characters, with its length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def one_line(message: str) -> str:
+    """A message as one line: no line breaks, and no overlong word echoed whole."""
+    flat = " ".join(message.split())
+    return _LONG_WORD.sub(lambda m: shown(m[0]), flat)
+
+
+def fail(message: str, prog: str = PROG) -> int:
+    """A bad command line: one line on stderr, exit status 2."""
+    print(f"{prog}: {one_line(message)} (try {prog} --help)", file=sys.stderr)
+    return 2
+
+
+def write_out(text: str) -> None:
+    """Write to stdout now (flushed); OutputError if it cannot be written."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as e:
+        silence_stdout()
+        raise OutputError(e.strerror or str(e)) from None
+
+
+def flush_out() -> str | None:
+    """Flush stdout before exit: None if fine, else why it failed (one line)."""
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        silence_stdout()
+        return e.strerror or str(e)
+    except ValueError:  # stdout already closed
+        return None
+    return None
+
+
+def silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null, so the interpreter's own
+    flush at exit neither fails again nor prints "Exception ignored"."""
+    try:
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (lives as long as the process)
