@@ -38,12 +38,11 @@ import stat
 from types import TracebackType
 
 from spit_tui.command import shown
-from spit_tui.table import MESSAGE_S, Decision, Message, Outcome, Table
+from spit_tui.table import Decision, Table
 
 ENV = "SPIT_DECISION_LOG"
 MODES = ("new", "overwrite", "append")
 PATH_SHOWN = 200  # characters of a path shown in the line at exit
-NOTICE_S = 3 * MESSAGE_S  # the "log is off" notice stays longer than a refusal
 
 _OPEN_FLAGS = {
     "new": os.O_CREAT | os.O_EXCL,
@@ -210,12 +209,5 @@ class DecisionLog:
 
 
 def _tell(table: Table, d: Decision, text: str) -> None:
-    """Show `text` beside the player whose decision could not be logged.
-    (Written with the Table's message fields until it has a say() of its own.)"""
-    table.messages[d.player] = Message(text, Outcome.IGNORED, table.clock.now() + NOTICE_S)
-
-    def redraw() -> None:
-        for listener in table.listeners:
-            listener()
-
-    table.clock.call_later(NOTICE_S, redraw)
+    """Show `text` beside the player whose decision could not be logged."""
+    table.say(d.player, text)

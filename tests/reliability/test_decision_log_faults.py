@@ -180,7 +180,6 @@ def test_decision_log_write_to_a_full_device_turns_off_once() -> None:
     for k in "yqyqy":
         table.submit_intent(KEYS[k])
     assert len(table.decisions) == 6  # every key was still decided
-    assert all(x.text != m.text for x in table.messages.values() if x is not None)
     assert log.failure == failure  # said once
     log.close()  # closing a log that turned off is quiet
     assert log.failure == failure
