@@ -1,0 +1,236 @@
+"""The history database: SQLite (the standard `sqlite3`) in WAL mode, with a
+schema version table and a migration for every version from the first.
+
+Opening never damages or replaces a file: a file that is not one of ours, is
+damaged, locked for more than a moment, read-only or from a newer version of
+spit-tui raises `HistoryError` with one line a player can read, and the file
+is left exactly as it was. Every write is one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from array import array
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from spit_tui import paths
+
+DB_NAME = "history.sqlite3"
+BUSY_S = 1.0  # how long a write waits for another instance's transaction
+
+# Migration i (0-based) takes a database from version i to version i + 1.
+V1 = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    left_name TEXT NOT NULL,
+    right_name TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    target INTEGER NOT NULL,
+    manual_flip INTEGER NOT NULL,
+    seed INTEGER,
+    result TEXT,
+    finished INTEGER NOT NULL DEFAULT 0,
+    play_seconds REAL NOT NULL DEFAULT 0,
+    rounds INTEGER NOT NULL DEFAULT 0,
+    record TEXT NOT NULL,
+    final_position TEXT NOT NULL
+);
+CREATE TABLE rounds (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    cleared_by TEXT,
+    left_held INTEGER NOT NULL,
+    right_held INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+"""
+V2 = """
+CREATE TABLE game_players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    name TEXT NOT NULL,
+    won INTEGER,
+    cards INTEGER NOT NULL,
+    slaps_won INTEGER NOT NULL,
+    races_won INTEGER,
+    races_lost INTEGER,
+    reactions BLOB NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX game_players_name ON game_players (name, game_id);
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _script(sql: str) -> Migration:
+    def run(conn: sqlite3.Connection) -> None:
+        for statement in sql.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+
+    return run
+
+
+def _backfill_players(conn: sqlite3.Connection) -> None:
+    """Version 2 keeps per-player figures: work them out from the stored records."""
+    from spit_tui.engine import NotationError, Refusal, parse_record
+    from spit_tui.store.figures import figures
+
+    rows = conn.execute("SELECT id, left_name, right_name, result, record FROM games").fetchall()
+    for game_id, left, right, result, text in rows:
+        try:
+            fig = figures(parse_record(text))
+        except (NotationError, Refusal):
+            continue  # a record that does not replay keeps its game row, without figures
+        for seat, name, pf in zip("LR", (left, right), fig.players, strict=True):
+            won = None if result is None else int(result == seat)
+            conn.execute(
+                "INSERT OR REPLACE INTO game_players VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)",
+                (game_id, seat, name, won, pf.cards, pf.slaps_won, pack(pf.reactions)),
+            )
+
+
+def _v2(conn: sqlite3.Connection) -> None:
+    _script(V2)(conn)
+    _backfill_players(conn)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class HistoryError(Exception):
+    """The history cannot be used this session; the message is one line for the player."""
+
+
+def default_path() -> Path:
+    return paths.data_dir() / DB_NAME
+
+
+def pack(seconds: Sequence[float]) -> bytes:
+    """Reaction times as little-endian uint32 milliseconds (compact, fast to read)."""
+    a = array("I", (min(max(0, round(s * 1000)), 2**32 - 1) for s in seconds))
+    if sys.byteorder == "big":  # pragma: no cover
+        a.byteswap()
+    return a.tobytes()
+
+
+def unpack(blob: bytes) -> list[float]:
+    a = array("I")
+    a.frombytes(blob[: len(blob) - len(blob) % 4])
+    if sys.byteorder == "big":  # pragma: no cover
+        a.byteswap()
+    return [ms / 1000 for ms in a]
+
+
+def _reason(e: sqlite3.Error, path: Path) -> str:
+    text = str(e)
+    if "locked" in text or "busy" in text:
+        return f"the history file is in use by another program: {path}"
+    if "readonly" in text or "read-only" in text:
+        return f"the history file cannot be written (read-only): {path}"
+    if "full" in text:
+        return f"the disk is full: {path}"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return f"the history file is damaged or not a spit-tui history: {path}"
+    if "unable to open" in text:
+        return f"the history file cannot be opened: {path}"
+    return f"the history file cannot be used ({text}): {path}"
+
+
+def connect(path: Path, *, busy_s: float = BUSY_S, check: bool = True) -> sqlite3.Connection:
+    """Open (creating if need be) and migrate the history at `path`.
+
+    `check` runs SQLite's quick integrity check first, so a damaged file is
+    never written to. Raises HistoryError."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise HistoryError(f"cannot make the folder for the history ({e.strerror}): {path}") from e
+    if path.exists() and not path.is_file():
+        raise HistoryError(f"the history path is not a regular file: {path}")
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(path, timeout=busy_s, isolation_level=None)
+        version = _read_version(conn, path)
+        if version > SCHEMA_VERSION:
+            raise HistoryError(
+                f"the history file was made by a newer spit-tui (schema {version}, "
+                f"this one reads {SCHEMA_VERSION}): {path}"
+            )
+        if check:
+            ok = conn.execute("PRAGMA quick_check").fetchone()
+            if ok is None or ok[0] != "ok":
+                raise HistoryError(f"the history file is damaged: {path}")
+        if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+            raise HistoryError(f"the history file cannot be written (read-only): {path}")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed round
+        conn.execute("PRAGMA foreign_keys=ON")
+        _migrate(conn, path)
+        return conn
+    except sqlite3.Error as e:
+        if conn is not None:
+            conn.close()
+        raise HistoryError(_reason(e, path)) from e
+    except HistoryError:
+        if conn is not None:
+            conn.close()
+        raise
+
+
+def connect_read(path: Path) -> sqlite3.Connection:
+    """Open an existing history to read it (stats, history, replay). Raises HistoryError."""
+    if not path.is_file():
+        raise HistoryError(f"no history yet: {path}")
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_S)
+    except sqlite3.Error as e:
+        raise HistoryError(_reason(e, path)) from e
+    try:
+        version = _read_version(conn, path)
+    except (sqlite3.Error, HistoryError) as e:
+        conn.close()
+        raise HistoryError(_reason(e, path) if isinstance(e, sqlite3.Error) else str(e)) from e
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise HistoryError(f"the history file was made by a newer spit-tui: {path}")
+    if version < SCHEMA_VERSION:  # an older file: bring it up to date first
+        conn.close()
+        connect(path).close()
+        return connect_read(path)
+    return conn
+
+
+def _read_version(conn: sqlite3.Connection, path: Path) -> int:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "schema_version" not in tables:
+        if tables:
+            raise HistoryError(f"the file holds other data, not a spit-tui history: {path}")
+        return 0
+    row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+    return int(row[0] or 0)
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the schema up to date, each step in its own transaction."""
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = _read_version(conn, path)
+            if version >= SCHEMA_VERSION:
+                conn.execute("COMMIT")
+                return
+            if version == 0:
+                conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            MIGRATIONS[version](conn)
+            conn.execute("INSERT INTO schema_version VALUES (?)", (version + 1,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise

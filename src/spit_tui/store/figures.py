@@ -1,0 +1,109 @@
+"""A game's figures, read off its stamped record by replaying it: per player the
+cards played, slaps won and reaction times (per card: from the moment it could
+be played to the moment it was), and per round a short summary.
+
+Pure (no I/O, no clock): the history writer runs it off the UI thread, the
+schema migration runs it over stored records, and tests run it on any record.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from spit_tui.engine import (
+    Card,
+    Game,
+    Phase,
+    Play,
+    Player,
+    Position,
+    Record,
+    RoundEnd,
+    Slap,
+    adjacent,
+)
+from spit_tui.table import COUNTDOWN_S
+
+MAX_REACTION_S = 60.0  # longer is someone who stopped looking, not a reaction
+
+
+class PlayerFigures(NamedTuple):
+    cards: int  # cards played onto the spit piles
+    slaps_won: int
+    reactions: tuple[float, ...]  # seconds, one per card played by a stamped action
+
+
+class GameFigures(NamedTuple):
+    players: tuple[PlayerFigures, PlayerFigures]
+    rounds: tuple[RoundEnd, ...]
+    round_seconds: tuple[float, ...]  # play time of each finished round
+    seconds: float  # play time up to the last action
+    final: Position
+    winner: Player | None
+
+
+def _playable(pos: Position) -> tuple[set[Card], set[Card]]:
+    """The face-up stockpile cards each player could play on a pile now."""
+    out: tuple[set[Card], set[Card]] = (set(), set())
+    if pos.phase is not Phase.PLAY:
+        return out
+    tops = [pile[-1] for pile in pos.piles if pile]
+    for p, side in enumerate(pos.sides):
+        for slot in side.slots:
+            if slot.up and slot.cards and any(adjacent(slot.cards[-1], t) for t in tops):
+                out[p].add(slot.cards[-1])
+    return out
+
+
+def figures(rec: Record, countdown_s: float = COUNTDOWN_S) -> GameFigures:
+    """Replay `rec` (raises `Refusal` if it does not fit its start) and count.
+
+    A ready that brought the spit was stamped when it was pressed; the cards
+    landed `countdown_s` later, which is when the new plays became possible."""
+    game = Game(options=rec.options, seed=rec.seed, position=rec.start)
+    cards = [0, 0]
+    slaps = [0, 0]
+    reactions: tuple[list[float], list[float]] = ([], [])
+    since: dict[Card, float] = {}
+    round_start = 0.0
+    rounds: list[RoundEnd] = []
+    round_seconds: list[float] = []
+    t = 0.0
+    playable = _playable(game.position)
+    for c in playable[0] | playable[1]:
+        since[c] = 0.0
+    for action, stamp in zip(rec.actions, rec.stamps, strict=True):
+        t = stamp.seconds if stamp is not None else t
+        pos = game.position
+        if type(action) is Play:
+            slot = pos.sides[action.player].slots[action.slot]
+            if slot.cards:
+                c = slot.cards[-1]
+                began = since.get(c)
+                if stamp is not None and began is not None and 0 <= t - began <= MAX_REACTION_S:
+                    reactions[action.player].append(round(t - began, 3))
+            cards[action.player] += 1
+        elif type(action) is Slap:
+            slaps[action.player] += 1
+        event = game.apply(action)
+        at = t + countdown_s if event.spat else t
+        if event.round_over is not None:
+            rounds.append(event.round_over)
+            round_seconds.append(round(t - round_start, 3))
+            round_start = at
+        now = _playable(event.position)
+        both = now[0] | now[1]
+        for c in list(since):
+            if c not in both:
+                del since[c]
+        for c in both:
+            since.setdefault(c, at)
+    p0, p1 = (PlayerFigures(cards[p], slaps[p], tuple(reactions[p])) for p in (0, 1))
+    return GameFigures(
+        players=(p0, p1),
+        rounds=tuple(rounds),
+        round_seconds=tuple(round_seconds),
+        seconds=t,
+        final=game.position,
+        winner=game.position.winner,
+    )

@@ -1,0 +1,237 @@
+"""The history writer: a table's games stored at every round end, at game end
+and when the player quits, each write one transaction, all of it on a worker
+thread so no write ever stalls a frame.
+
+The UI thread only takes a snapshot (the game's log, its stamps and a few
+counts: immutable values, copied in well under a millisecond); the worker
+formats the record, replays it for the figures and writes. If the database
+cannot be used (see `db.connect`), or a write fails (a full disk, a lock held
+too long), the writer says so once through `on_problem` and keeps nothing
+more this session: the game plays on, the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
+from spit_tui.store import db
+from spit_tui.store.figures import GameFigures, figures
+from spit_tui.store.records import record_of
+from spit_tui.table import Decision, Outcome, Table
+
+Problem = Callable[[str], None]
+
+
+class Snapshot(NamedTuple):
+    """What the worker needs to store one game as it stands (all immutable)."""
+
+    key: int  # this session's number for the game
+    started: str
+    names: tuple[str, str]
+    record: Record
+    lost_races: tuple[int, int]
+    play_seconds: float
+    finished: bool
+
+
+class HistoryWriter:
+    """Stores the games played at the tables it is attached to."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        on_problem: Problem | None = None,
+        threaded: bool = True,
+        busy_s: float = db.BUSY_S,
+    ) -> None:
+        self.path = path
+        self.on_problem = on_problem
+        self.problem: str | None = None  # set once history is off for this session
+        self.names: tuple[str, str] = ("LEFT", "RIGHT")
+        self.game_ids: dict[int, int] = {}  # snapshot key -> games.id (worker side)
+        self.writes = 0  # transactions committed (for tests and the benchmark)
+        self._busy_s = busy_s
+        self._conn: sqlite3.Connection | None = None
+        self._tables: list[Table] = []
+        self._keys: dict[int, tuple[object, int, str]] = {}  # id(table) -> (game, key, start)
+        self._lost: dict[int, list[int]] = {}
+        self._next_key = 0
+        self._queue: queue.Queue[Snapshot | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._threaded = threaded
+        if threaded:
+            self._thread = threading.Thread(target=self._run, name="history", daemon=True)
+            self._thread.start()
+        else:
+            self._open()
+
+    # -- UI thread -----------------------------------------------------------------
+
+    @property
+    def on(self) -> bool:
+        return self.problem is None
+
+    def attach(self, table: Table) -> None:
+        self._tables.append(table)
+        table.event_listeners.append(lambda ev: self._on_event(table, ev))
+        table.decision_listeners.append(lambda d: self._on_decision(table, d))
+
+    def _game_key(self, table: Table) -> tuple[int, str]:
+        known = self._keys.get(id(table))
+        if known is None or known[0] is not table.game:
+            self._next_key += 1
+            started = datetime.now(UTC).isoformat(timespec="seconds")
+            known = (table.game, self._next_key, started)
+            self._keys[id(table)] = known
+            self._lost[id(table)] = [0, 0]
+        return known[1], known[2]
+
+    def _on_decision(self, table: Table, d: Decision) -> None:
+        self._game_key(table)
+        if d.outcome is Outcome.LOST_RACE:
+            self._lost[id(table)][d.player] += 1
+
+    def _on_event(self, table: Table, ev: Event) -> None:
+        if ev.round_over is not None or ev.position.phase is Phase.OVER:
+            self.save(table)
+
+    def save(self, table: Table) -> None:
+        """Queue the table's game as it stands now (round end, game end, quit)."""
+        if not self.on:
+            return
+        key, started = self._game_key(table)
+        lost = self._lost[id(table)]
+        snap = Snapshot(
+            key=key,
+            started=started,
+            names=self.names,
+            record=record_of(table),
+            lost_races=(lost[0], lost[1]),
+            play_seconds=table.clock.now() - table.game_started_at,
+            finished=table.position.phase is Phase.OVER,
+        )
+        if self._threaded:
+            self._queue.put(snap)
+        else:
+            self._write(snap)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Store what is queued (the game in play is saved by the caller first)."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+            self._thread = None
+        elif self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # -- worker thread -------------------------------------------------------------
+
+    def _run(self) -> None:
+        self._open()
+        while True:
+            snap = self._queue.get()
+            if snap is None:
+                break
+            self._write(snap)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _open(self) -> None:
+        try:
+            self._conn = db.connect(self.path, busy_s=self._busy_s)
+        except db.HistoryError as e:
+            self._off(str(e))
+
+    def _off(self, reason: str) -> None:
+        if self.problem is None:
+            self.problem = reason
+            if self.on_problem is not None:
+                self.on_problem(reason)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _write(self, snap: Snapshot) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        fig: GameFigures | None = None
+        note = ""
+        try:
+            fig = figures(snap.record)
+        except Exception as e:  # a record that does not replay is a bug: keep it anyway
+            note = f"{type(e).__name__}: {e}"
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._store(conn, snap, fig)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            self._off(db._reason(e, self.path))
+            return
+        self.writes += 1
+        if note and self.on_problem is not None:
+            self.on_problem(f"a stored game does not replay ({note})")
+
+    def _store(self, conn: sqlite3.Connection, snap: Snapshot, fig: GameFigures | None) -> None:
+        rec = snap.record
+        o = rec.options
+        final = "" if fig is None else format_position(fig.final)
+        winner = None if fig is None else fig.winner
+        result = None if winner is None else winner.letter
+        n_rounds = 0 if fig is None else len(fig.rounds)
+        text = format_record(rec)
+        row = (
+            snap.started, snap.names[0], snap.names[1], str(o.variant), o.target,
+            int(o.manual_flip), rec.seed, result, int(snap.finished),
+            round(snap.play_seconds, 3), n_rounds, text, final,
+        )
+        game_id = self.game_ids.get(snap.key)
+        if game_id is None:
+            cur = conn.execute(
+                "INSERT INTO games (started, left_name, right_name, variant, target,"
+                " manual_flip, seed, result, finished, play_seconds, rounds, record,"
+                " final_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            assert cur.lastrowid is not None
+            game_id = cur.lastrowid
+            self.game_ids[snap.key] = game_id
+        else:
+            conn.execute(
+                "UPDATE games SET started=?, left_name=?, right_name=?, variant=?, target=?,"
+                " manual_flip=?, seed=?, result=?, finished=?, play_seconds=?, rounds=?,"
+                " record=?, final_position=? WHERE id=?",
+                (*row, game_id),
+            )
+        if fig is None:
+            return
+        for n, (end, secs) in enumerate(zip(fig.rounds, fig.round_seconds, strict=True), 1):
+            cleared = None if end.cleared_by is None else end.cleared_by.letter
+            conn.execute(
+                "INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, n, str(end.reason), cleared, end.held[0], end.held[1], secs),
+            )
+        for p in Player:
+            pf = fig.players[p]
+            won = None if winner is None else int(winner is p)
+            conn.execute(
+                "INSERT OR REPLACE INTO game_players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id, p.letter, snap.names[p], won, pf.cards, pf.slaps_won,
+                    snap.lost_races[1 - p], snap.lost_races[p], db.pack(pf.reactions),
+                ),
+            )
