@@ -69,6 +69,15 @@ def _target(text: str) -> int:
     return n
 
 
+def _name(text: str) -> str:
+    from spit_tui.store.session import name_problem
+
+    problem = name_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{problem}: {shown(text)!r}")
+    return text.strip()
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     from spit_tui.engine import Variant
 
@@ -141,6 +150,13 @@ def _add_key_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_history_options(p: argparse.ArgumentParser) -> None:
+    for side in ("left", "right"):
+        p.add_argument(f"--{side}-name", type=_name, metavar="NAME", help=f"{side} player's name")
+    p.add_argument("--db", metavar="FILE", help="keep the history of games in FILE")
+    p.add_argument("--no-history", action="store_true", help="keep no history of these games")
+
+
 def _add_log_options(p: argparse.ArgumentParser) -> None:
     from spit_tui.decision_log import ENV
 
@@ -167,6 +183,7 @@ OPTION_GROUPS: list[Callable[[argparse.ArgumentParser], None]] = [
     _add_game_options,
     _add_computer_options,
     _add_key_options,
+    _add_history_options,
     _add_log_options,
 ]
 
@@ -334,6 +351,7 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     # Read when Textual is first imported, which is below; the user's own wins.
     os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
     app = _make_app(args, options, position)
+    _attach_history(app, args)
     # Exported COLUMNS/LINES would override the real terminal size, and keep
     # overriding it after every resize (shutil.get_terminal_size reads them first).
     os.environ.pop("COLUMNS", None)
@@ -361,6 +379,21 @@ def _make_app(args: argparse.Namespace, options: Options, position: Position | N
             position=position,
         )
     return SpitApp(options=options, seed=args.seed, position=position)
+
+
+def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
+    """Store the session's games (the demo's are the computer's show, not anyone's)."""
+    from spit_tui.app.computer import ComputerApp
+    from spit_tui.store.session import open_history, seat_names
+
+    history = open_history(args.db, enabled=not (args.no_history or args.demo))
+    if history is None:
+        return
+    levels = {}
+    if isinstance(app, ComputerApp):
+        levels = {p: level.name for p, level in app.computer.items()}
+    history.names = seat_names((args.left_name, args.right_name), levels)
+    app.attach_history(history)
 
 
 def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:

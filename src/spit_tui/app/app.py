@@ -21,7 +21,7 @@ import contextlib
 import gc
 import signal
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import App
@@ -43,6 +43,9 @@ from spit_tui.engine import Game, Options, Phase, Position
 from spit_tui.players.keymap import intent_for
 from spit_tui.store.records import fresh_seed, record_of, save_record
 from spit_tui.table import Table
+
+if TYPE_CHECKING:
+    from spit_tui.store.history import HistoryWriter
 
 TICK_S = 0.25  # redraws the running clocks; timed events get their own wake-up
 NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new game
@@ -87,6 +90,7 @@ class SpitApp(App[None]):
         self.seed = seed
         self._games = 0
         self._wakeup: Timer | None = None
+        self.history: HistoryWriter | None = None  # see attach_history
         if table is not None:
             self.clock = table.clock
             self.table = table
@@ -109,9 +113,29 @@ class SpitApp(App[None]):
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
         return screen.shown_table if isinstance(screen, ShowsTable) else None
 
+    def attach_history(self, writer: HistoryWriter) -> None:
+        """Store this app's games (the writer saves at every round end by itself);
+        the game in play is saved when the app ends, and a history that turns
+        itself off is said on screen."""
+        self.history = writer
+        writer.attach(self.table)
+
+    def _say_history_problem(self) -> None:
+        if self.history is None or not self.is_running:
+            return
+        reason = self.history.take_problem()
+        if reason is not None:
+            text = f"History is off for this session: {reason}"
+            self.notify(text, severity="warning", timeout=12)
+
+    def on_unmount(self) -> None:
+        if self.history is not None:
+            self.history.finish(self.table)
+
     def tick(self) -> None:
         """Catch the clocks up with real time (the game's, and a help page's), then
         repaint what the top screen shows."""
+        self._say_history_problem()
         self.clock.update()
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
         if isinstance(screen, ShowsTable):

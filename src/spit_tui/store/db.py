@@ -30,7 +30,7 @@ CREATE TABLE games (
     variant TEXT NOT NULL,
     target INTEGER NOT NULL,
     manual_flip INTEGER NOT NULL,
-    seed INTEGER,
+    seed TEXT,
     result TEXT,
     finished INTEGER NOT NULL DEFAULT 0,
     play_seconds REAL NOT NULL DEFAULT 0,
@@ -129,7 +129,7 @@ def unpack(blob: bytes) -> list[float]:
     return [ms / 1000 for ms in a]
 
 
-def _reason(e: sqlite3.Error, path: Path) -> str:
+def reason(e: sqlite3.Error, path: Path) -> str:
     text = str(e)
     if "locked" in text or "busy" in text:
         return f"the history file is in use by another program: {path}"
@@ -177,7 +177,7 @@ def connect(path: Path, *, busy_s: float = BUSY_S, check: bool = True) -> sqlite
     except sqlite3.Error as e:
         if conn is not None:
             conn.close()
-        raise HistoryError(_reason(e, path)) from e
+        raise HistoryError(reason(e, path)) from e
     except HistoryError:
         if conn is not None:
             conn.close()
@@ -191,12 +191,12 @@ def connect_read(path: Path) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_S)
     except sqlite3.Error as e:
-        raise HistoryError(_reason(e, path)) from e
+        raise HistoryError(reason(e, path)) from e
     try:
         version = _read_version(conn, path)
     except (sqlite3.Error, HistoryError) as e:
         conn.close()
-        raise HistoryError(_reason(e, path) if isinstance(e, sqlite3.Error) else str(e)) from e
+        raise HistoryError(reason(e, path) if isinstance(e, sqlite3.Error) else str(e)) from e
     if version > SCHEMA_VERSION:
         conn.close()
         raise HistoryError(f"the history file was made by a newer spit-tui: {path}")
@@ -224,6 +224,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         try:
             version = _read_version(conn, path)
             if version >= SCHEMA_VERSION:
+                # A real write, so a file we may not write is found now, not mid-game.
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
                 return
             if version == 0:
@@ -232,5 +234,6 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
             conn.execute("INSERT INTO schema_version VALUES (?)", (version + 1,))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite rolls back by itself on a full disk
+                conn.execute("ROLLBACK")
             raise

@@ -87,10 +87,17 @@ def figures(rec: Record, countdown_s: float = COUNTDOWN_S) -> GameFigures:
             slaps[action.player] += 1
         event = game.apply(action)
         at = t + countdown_s if event.spat else t
-        if event.round_over is not None:
-            rounds.append(event.round_over)
+        end = event.round_over
+        if end is not None:
+            # A two-pile round ends twice: when the stockpiles run out (then
+            # the slap) and at the slap, which settles who took what.
+            if rounds and rounds[-1].round == end.round:
+                rounds.pop()
+                round_seconds.pop()
+            rounds.append(end)
             round_seconds.append(round(t - round_start, 3))
-            round_start = at
+            if event.position.phase is not Phase.SLAP:
+                round_start = at
         now = _playable(event.position)
         both = now[0] | now[1]
         for c in list(since):

@@ -55,6 +55,7 @@ class HistoryWriter:
         self.path = path
         self.on_problem = on_problem
         self.problem: str | None = None  # set once history is off for this session
+        self._told = False
         self.names: tuple[str, str] = ("LEFT", "RIGHT")
         self.game_ids: dict[int, int] = {}  # snapshot key -> games.id (worker side)
         self.writes = 0  # transactions committed (for tests and the benchmark)
@@ -64,6 +65,7 @@ class HistoryWriter:
         self._keys: dict[int, tuple[object, int, str]] = {}  # id(table) -> (game, key, start)
         self._lost: dict[int, list[int]] = {}
         self._next_key = 0
+        self._due: set[int] = set()  # tables whose round just ended
         self._queue: queue.Queue[Snapshot | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._threaded = threaded
@@ -83,6 +85,7 @@ class HistoryWriter:
         self._tables.append(table)
         table.event_listeners.append(lambda ev: self._on_event(table, ev))
         table.decision_listeners.append(lambda d: self._on_decision(table, d))
+        table.listeners.append(lambda: self._on_change(table))
 
     def _game_key(self, table: Table) -> tuple[int, str]:
         known = self._keys.get(id(table))
@@ -100,13 +103,27 @@ class HistoryWriter:
             self._lost[id(table)][d.player] += 1
 
     def _on_event(self, table: Table, ev: Event) -> None:
+        """A round (or the game) ended: save once the table has logged the
+        decision that did it (it tells its listeners right after)."""
         if ev.round_over is not None or ev.position.phase is Phase.OVER:
+            self._due.add(id(table))
+
+    def _on_change(self, table: Table) -> None:
+        if id(table) in self._due:
+            self._due.discard(id(table))
             self.save(table)
 
     def save(self, table: Table) -> None:
-        """Queue the table's game as it stands now (round end, game end, quit)."""
+        """Queue the table's game as it stands now (round end, game end, quit).
+        Never raises: the game goes on whatever happens here."""
         if not self.on:
             return
+        try:
+            self._save(table)
+        except Exception as e:
+            self._off(f"could not store a game ({type(e).__name__}: {e})")
+
+    def _save(self, table: Table) -> None:
         key, started = self._game_key(table)
         lost = self._lost[id(table)]
         snap = Snapshot(
@@ -122,6 +139,19 @@ class HistoryWriter:
             self._queue.put(snap)
         else:
             self._write(snap)
+
+    def take_problem(self) -> str | None:
+        """The reason history went off, once (the app polls this on its tick)."""
+        if self.problem is None or self._told:
+            return None
+        self._told = True
+        return self.problem
+
+    def finish(self, table: Table) -> None:
+        """The app is ending: store the game in play (unfinished, to resume), then close."""
+        if table.game.log and table.position.phase is not Phase.OVER:
+            self.save(table)
+        self.close()
 
     def close(self, timeout: float = 5.0) -> None:
         """Store what is queued (the game in play is saved by the caller first)."""
@@ -157,13 +187,10 @@ class HistoryWriter:
             self.problem = reason
             if self.on_problem is not None:
                 self.on_problem(reason)
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
 
     def _write(self, snap: Snapshot) -> None:
         conn = self._conn
-        if conn is None:
+        if conn is None or self.problem is not None:
             return
         fig: GameFigures | None = None
         note = ""
@@ -177,10 +204,14 @@ class HistoryWriter:
                 self._store(conn, snap, fig)
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # SQLite rolls back by itself on a full disk
+                    conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as e:
-            self._off(db._reason(e, self.path))
+            self._off(db.reason(e, self.path))
+            return
+        except Exception as e:  # never let a history bug reach the game
+            self._off(f"could not store a game ({type(e).__name__}: {e})")
             return
         self.writes += 1
         if note and self.on_problem is not None:
@@ -196,7 +227,8 @@ class HistoryWriter:
         text = format_record(rec)
         row = (
             snap.started, snap.names[0], snap.names[1], str(o.variant), o.target,
-            int(o.manual_flip), rec.seed, result, int(snap.finished),
+            int(o.manual_flip), None if rec.seed is None else str(rec.seed), result,
+            int(snap.finished),
             round(snap.play_seconds, 3), n_rounds, text, final,
         )
         game_id = self.game_ids.get(snap.key)

@@ -1,0 +1,47 @@
+"""The app with a history: a file that cannot be used is said on screen and the
+game plays on; quitting stores the game in play; --no-history keeps nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from appkit import advance, key_for_action, make_app, press, screen_text
+
+from spit_tui.engine import Player, Ready
+from spit_tui.store.history import HistoryWriter
+
+
+async def test_a_damaged_history_is_said_on_screen_and_the_game_plays_on(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    path.write_bytes(b"not a database at all" * 100)
+    app = make_app(seed=3)
+    app.attach_history(HistoryWriter(path, threaded=False))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.tick()  # the app's tick says it (a test's app is not ticked by real time)
+        await pilot.pause()
+        text = await screen_text(pilot)
+        assert "History is off for this session" in text
+        await advance(pilot, 0.5)
+        await press(pilot, [key_for_action(Ready(p)) for p in Player])
+        await advance(pilot, 1.0)
+        assert len(app.table.game.log) == 2  # the game went on
+    assert path.read_bytes() == b"not a database at all" * 100
+
+
+async def test_quitting_stores_the_game_in_play_unfinished(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    app = make_app(seed=3)
+    writer = HistoryWriter(path, threaded=False)
+    writer.names = ("ANN", "BO")
+    app.attach_history(writer)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await advance(pilot, 0.5)
+        await press(pilot, [key_for_action(Ready(p)) for p in Player])
+        await advance(pilot, 1.0)
+        await pilot.press("ctrl+q", "enter")
+    conn = sqlite3.connect(path)
+    stored = conn.execute("SELECT left_name, right_name, finished, record FROM games").fetchall()
+    conn.close()
+    assert len(stored) == 1 and stored[0][:3] == ("ANN", "BO", 0)
+    assert "L!@0.5k R!@0.5k" in stored[0][3]

@@ -1,0 +1,1 @@
+"""The history tests import their helpers from this folder (storekit.py)."""
