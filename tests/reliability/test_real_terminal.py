@@ -281,3 +281,89 @@ def test_inside_gnu_screen(shell: Shell) -> None:
     shell.wait_for("[rc=0]")
     shell.type("exit")
     time.sleep(0.5)
+
+
+# -- issue 10, item 9: every ending signal restores the terminal; stop and continue
+
+ENDING_SIGNALS = ["QUIT", "USR1", "ALRM", "INT", "USR2", "ABRT", "PROF", "XCPU", "PWR", "RTMIN"]
+
+
+def signal_number(name: str) -> int:
+    import signal
+
+    return int(signal.SIGRTMIN if name == "RTMIN" else getattr(signal, f"SIG{name}"))
+
+
+@pytest.mark.parametrize("sig", ENDING_SIGNALS)
+def test_sigquit_sigusr1_sigalrm_and_every_ending_signal_restore_the_terminal(
+    shell: Shell, sig: str
+) -> None:
+    """`kill -INT` is among them: it quits at once, like SIGTERM (see app/signals.py)."""
+    pid = shell.start()
+    shell.keys("q")  # mid-game: the left player is ready
+    num = signal_number(sig)
+    os.kill(pid, num)
+    assert gone(pid)
+    assert f"[rc={128 + num}]" in shell.wait_for("[rc=")  # as a shell reports a signal's end
+    assert "Quit the game?" not in shell.screen()
+    assert_restored(shell)
+
+
+def round_clock(screen: str) -> int:
+    m = re.search(r"round \d+ · (\d+):(\d\d)", screen)
+    assert m is not None, screen
+    return int(m[1]) * 60 + int(m[2])
+
+
+def wait_until(shell: Shell, test: object, timeout: float = 10.0) -> str:
+    assert callable(test)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        text = shell.screen()
+        if test(text):
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"the screen never settled:\n{shell.screen()}")
+
+
+def test_sigstop_then_fg_repaints_the_board_and_the_stop_pauses_the_game(shell: Shell) -> None:
+    import signal
+
+    pid = shell.start()
+    shell.keys("q")
+    before = shell.wait_for("LEFT ✓ ready")
+    os.kill(pid, signal.SIGSTOP)
+    shell.wait_for("Stopped")  # the shell writes over the board
+    time.sleep(4.0)
+    shell.type("fg")
+    after = wait_until(shell, lambda s: "Stopped" not in s and "LEFT ✓ ready" in s)
+    assert before.splitlines()[1:] == after.splitlines()[1:]  # the same board, all of it
+    assert round_clock(after) - round_clock(before) <= 1, (before, after)  # 4 s not counted
+    shell.keys("p")  # keys work: the right player is ready, the spit comes
+    shell.wait_for("play!")
+    shell.keys("C-q", "Enter")
+    assert gone(pid)
+    shell.type('clear; echo "[rc=$?]"')
+    assert "[rc=0]" in shell.wait_for("[rc=0]")
+    assert_restored(shell)
+
+
+# -- issue 10, item 12: Ctrl+Z in the demo suspends
+
+
+def test_ctrl_z_in_the_demo_suspends_and_fg_brings_the_demo_back(shell: Shell) -> None:
+    shell.type(f'clear; {GAME} --demo --seed 1; echo "[rc=$?]"')
+    shell.wait_for("pile a")
+    shell.wait_for("Demo: two computer players")
+    pid = shell.game_pid()
+    shell.keys("C-z")
+    shell.wait_for("Stopped")
+    assert shell.flags() == RESTORED
+    shell.type("fg")
+    text = shell.wait_for("Demo: two computer players")  # still the demo, not a new game
+    assert "Stopped" not in text
+    shell.keys("C-q", "Enter")
+    assert gone(pid)
+    shell.type('clear; echo "[rc=$?]"')
+    assert "[rc=0]" in shell.wait_for("[rc=0]")
+    assert_restored(shell)

@@ -17,9 +17,7 @@ ticks it (a virtual clock's `update()` does nothing).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
-import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
@@ -37,6 +35,7 @@ from spit_tui.app.screens import (
     ShowsTable,
     TooSmallScreen,
 )
+from spit_tui.app.signals import end_on_signals, watch_continue
 from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position
@@ -194,22 +193,38 @@ class SpitApp(App[None]):
             gc.freeze()
 
     def _handle_signals(self) -> None:
-        """SIGTERM and SIGHUP quit at once, through Textual's normal exit, so the
-        terminal is restored (Textual's driver leaves them at their defaults, and
-        the process would die in raw mode with the alternate screen, a hidden
-        cursor and mouse reporting still on). Ctrl+Z (SIGTSTP) pauses the game
-        until `fg`, then everything is drawn again."""
+        """Every signal that would end the process quits through Textual's normal
+        exit instead, so the terminal is restored (signals.py says which, and
+        why `kill -INT` does not ask). Ctrl+Z (SIGTSTP) pauses the game until
+        `fg`; a SIGSTOP from outside is noticed at SIGCONT: the stopped time is
+        taken out of the game and everything is drawn again."""
         if self.is_headless:
             return
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            with contextlib.suppress(ValueError, NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self.exit)
+        end_on_signals(loop, self.ended_by_signal)
+        watch_continue(self._driver, loop, self.continued)
         self.app_suspend_signal.subscribe(self, lambda _: self.table.pause("suspended", True))
         self.app_resume_signal.subscribe(self, lambda _: self._resumed())
 
+    def ended_by_signal(self, signum: int) -> None:
+        self.exit(return_code=128 + signum)
+
+    def continued(self, own_stop: bool) -> None:
+        """After SIGCONT. A stop the game was not told of (SIGSTOP, or a SIGTSTP
+        from outside) counts as paused time; after a SIGSTOP the terminal is
+        handed back and taken again (Textual did not), then repainted."""
+        self.clock.stopped()
+        if own_stop:
+            return  # Textual brings the terminal back and posts its resume signal
+        driver = self._driver
+        if driver is not None:
+            driver.suspend_application_mode()
+            driver.resume_application_mode()
+        self._resumed()
+
     def _resumed(self) -> None:
         self.table.pause("suspended", False)
+        self.refresh(layout=True)
         for screen in self.screen_stack:
             screen.refresh(layout=True)
 

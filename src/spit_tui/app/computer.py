@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from textual import events
+from textual.binding import Binding
 
 from spit_tui.app import SpitApp
 from spit_tui.clock import Handle
@@ -25,7 +26,15 @@ from spit_tui.store.records import fresh_seed
 from spit_tui.table import Table
 
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
-PASS_KEYS = frozenset({"ctrl+q", "ctrl+c", "f1", "backspace"})  # quit and help still work
+# The app's own keys (quit, help, suspend: its priority bindings) keep their
+# meaning in the demo; every other key ends it. Read off the bindings, so a key
+# the app adds there is never taken for "play yourselves" (Ctrl+Z once was).
+PASS_KEYS = frozenset(
+    key.strip()
+    for b in SpitApp.BINDINGS
+    if isinstance(b, Binding) and b.priority
+    for key in b.key.split(",")
+)
 
 
 class ComputerApp(SpitApp):

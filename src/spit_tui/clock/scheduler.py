@@ -84,6 +84,11 @@ class GameClock:
         a clock without one moves only when told (`tick`, or a virtual clock's steps)."""
         return 0
 
+    def stopped(self) -> float:
+        """The process was stopped without notice; a clock without a time source
+        saw no time pass (the real clock takes the stop out: see RealClock)."""
+        return 0.0
+
     def wait_s(self) -> float | None:
         """Real seconds until the next callback is due, for a driver that sleeps
         until then; None if nothing is due or this clock does not follow real time."""

@@ -1,0 +1,74 @@
+"""Signals, without a terminal: which signals end the game cleanly, the SIGCONT
+wrapper around Textual's handler, and Ctrl+Z in the demo (issue 10, items 9
+and 12). The real-terminal side is in tests/reliability/test_real_terminal.py."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from types import FrameType, SimpleNamespace
+from typing import Any
+
+import pytest
+from appkit import settle
+
+from spit_tui.app.computer import PASS_KEYS, ComputerApp
+from spit_tui.app.signals import ending_signals, watch_continue
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import Game, Player
+from spit_tui.table import Table
+
+
+def test_every_catchable_ending_signal_is_handled_and_no_other() -> None:
+    sigs = set(ending_signals())
+    for name in ("SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGTERM", "SIGHUP", "SIGINT",
+                 "SIGABRT", "SIGPROF", "SIGVTALRM", "SIGXCPU", "SIGPWR"):  # fmt: skip
+        assert getattr(signal, name) in sigs, name
+    assert signal.SIGRTMIN in sigs and signal.SIGRTMAX in sigs
+    for name in ("SIGKILL", "SIGSTOP", "SIGCONT", "SIGTSTP", "SIGCHLD", "SIGWINCH",
+                 "SIGPIPE", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL"):  # fmt: skip
+        assert getattr(signal, name) not in sigs, name
+
+
+@pytest.mark.parametrize("own_stop", [True, False], ids=["after-ctrl-z", "after-sigstop"])
+async def test_sigcont_runs_textuals_handler_only_after_its_own_suspend(own_stop: bool) -> None:
+    textual_calls: list[int] = []
+
+    def textual(signum: int, frame: FrameType | None) -> None:
+        textual_calls.append(signum)
+
+    before = signal.signal(signal.SIGCONT, textual)
+    try:
+        loop = asyncio.get_running_loop()
+        told: asyncio.Future[bool] = loop.create_future()
+        driver: Any = SimpleNamespace(_must_signal_resume=own_stop)
+        watch_continue(driver, loop, told.set_result)
+        os.kill(os.getpid(), signal.SIGCONT)  # harmless to a running process
+        assert await asyncio.wait_for(told, 5) is own_stop
+        assert textual_calls == ([signal.SIGCONT] if own_stop else [])
+    finally:
+        signal.signal(signal.SIGCONT, before)
+
+
+def demo_app() -> ComputerApp:
+    table = Table(Game(seed=3), VirtualClock())
+    return ComputerApp(
+        computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
+    )
+
+
+async def test_ctrl_z_in_the_demo_suspends_and_does_not_end_the_demo() -> None:
+    assert {"ctrl+z", "ctrl+q", "ctrl+c", "f1"} <= PASS_KEYS
+    app = demo_app()
+    suspended: list[bool] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.action_suspend_process = lambda: suspended.append(True)  # type: ignore[method-assign]
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert suspended == [True]
+        assert app.demo and len(app.bots) == 2  # the demo goes on
+        await pilot.press("x")  # any other key still ends it
+        await settle(pilot)
+        assert not app.demo and not app.bots
