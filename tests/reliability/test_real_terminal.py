@@ -185,8 +185,9 @@ def test_ctrl_c_and_ctrl_q_ask_before_quitting(shell: Shell) -> None:
 def test_sigterm_and_sighup_quit_and_restore_the_terminal(shell: Shell, sig: str) -> None:
     pid = shell.start()
     shell.keys("q")  # mid-game: the left player is ready
-    os.kill(pid, getattr(__import__("signal"), f"SIG{sig}"))
+    os.kill(pid, signal_number(sig))
     assert gone(pid)
+    assert f"[rc={128 + signal_number(sig)}]" in shell.wait_for("[rc=")
     assert_restored(shell)
 
 
