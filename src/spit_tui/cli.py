@@ -24,7 +24,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from spit_tui import __version__, crash
-from spit_tui.command import PROG, OutputError, Parser, UsageError, fail, flush_out, shown
+from spit_tui.command import (
+    PROG,
+    OutputError,
+    Parser,
+    UsageError,
+    fail,
+    flush_out,
+    guarded_stdout,
+    shown,
+)
 
 if TYPE_CHECKING:
     from spit_tui.app import SpitApp
@@ -262,7 +271,9 @@ def _log_mode(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = _dispatch(args_in)
+        with guarded_stdout():
+            code = _dispatch(args_in)
+            sys.stdout.flush()  # what is still buffered: a failure is an OutputError
     except OutputError as e:
         print(f"{PROG}: cannot write the output: {e}", file=sys.stderr)
         return 1

@@ -4,8 +4,11 @@
   usage and exiting, and whose --help reports a failed write (argparse itself
   swallows OSError from its own prints, so `--help > /dev/full` exited 0).
 - `fail`: the one line on stderr for a bad command line (exit status 2).
-- `write_out` / `flush_out`: stdout that says when it could not be written
-  (a full disk, a closed pipe) instead of Python's "Exception ignored" at exit.
+- `write_out` / `flush_out` / `guarded_stdout`: stdout that says when it
+  could not be written (a full disk, a closed pipe) by raising `OutputError`,
+  instead of an OSError traceback or Python's "Exception ignored" at exit.
+  `cli.main` runs every command under `guarded_stdout`, so a subcommand's
+  plain `print` gets the same one line.
 - `shown`: a value cut short for echoing back in an error line, so a
   5,000-digit argument does not fill the screen.
 
@@ -16,10 +19,13 @@ from `Parser`, reports bad arguments with `fail` and prints with `write_out`.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -74,7 +80,7 @@ def write_out(text: str) -> None:
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    except OSError as e:
+    except OSError as e:  # (under guarded_stdout it is already an OutputError)
         silence_stdout()
         raise OutputError(e.strerror or str(e)) from None
 
@@ -91,13 +97,64 @@ def flush_out() -> str | None:
     return None
 
 
-def silence_stdout() -> None:
+def silence_stdout(stream: TextIO | None = None) -> None:
     """After a failed write, point stdout at /dev/null, so the interpreter's own
     flush at exit neither fails again nor prints "Exception ignored"."""
     try:
-        fd = sys.stdout.fileno()
+        fd = (stream or sys.stdout).fileno()
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, fd)
         os.close(null)
     except (OSError, ValueError, AttributeError):
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (lives as long as the process)
+
+
+class _GuardedOut(io.TextIOBase):
+    """stdout whose failed writes raise OutputError (everything else passes through)."""
+
+    def __init__(self, real: TextIO) -> None:
+        self._real = real
+
+    def write(self, text: str) -> int:
+        try:
+            return self._real.write(text)
+        except OSError as e:
+            silence_stdout(self._real)
+            raise OutputError(e.strerror or str(e)) from None
+
+    def flush(self) -> None:
+        try:
+            self._real.flush()
+        except OSError as e:
+            silence_stdout(self._real)
+            raise OutputError(e.strerror or str(e)) from None
+
+    def close(self) -> None:
+        """Never close (or flush, as IOBase would when collected) the real stdout."""
+
+    def fileno(self) -> int:
+        return self._real.fileno()
+
+    def isatty(self) -> bool:
+        return self._real.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:  # encoding, errors, buffer, ...
+        return getattr(self._real, name)
+
+
+@contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """While inside, a write to stdout that fails raises OutputError."""
+    real = sys.stdout
+    if real is None or isinstance(real, _GuardedOut):
+        yield
+        return
+    sys.stdout = cast(TextIO, _GuardedOut(real))
+    try:
+        yield
+    finally:
+        if isinstance(sys.stdout, _GuardedOut):
+            sys.stdout = real

@@ -81,8 +81,17 @@ def test_a_crash_whose_report_cannot_be_written_says_so_in_the_same_line(
 
 
 @pytest.mark.skipif(not HAS_DEV_FULL, reason="this machine has no /dev/full")
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["sim", "--help"]])
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["--version"], ["sim", "--help"], ["layouts"], ["layouts", "--help"]],
+)
 def test_help_to_a_full_disk_is_one_line_and_non_zero(args: list[str]) -> None:
+    """Buffered or not (PYTHONUNBUFFERED=1 makes print itself fail)."""
+    for unbuffered in ("", "1"):
+        check_full_disk(args, {**os.environ, "PYTHONUNBUFFERED": unbuffered})
+
+
+def check_full_disk(args: list[str], env: dict[str, str]) -> None:
     with open("/dev/full", "w") as full:
         r = subprocess.run(
             [sys.executable, "-m", "spit_tui", *args],
@@ -90,9 +99,11 @@ def test_help_to_a_full_disk_is_one_line_and_non_zero(args: list[str]) -> None:
             stderr=subprocess.PIPE,
             text=True,
             timeout=30,
+            env=env,
         )
-    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert r.returncode == 1, (args, r.returncode, r.stderr)
     assert "No space left on device" in one_line(r.stderr)
+    assert "internal error" not in r.stderr
 
 
 def test_a_5000_digit_seed_is_not_echoed_whole() -> None:
