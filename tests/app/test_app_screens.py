@@ -208,3 +208,19 @@ async def test_the_header_hint_runs_out_on_the_game_clock() -> None:
         text = await screen_text(pilot)
         assert "Space is not a game key" not in text and "F1 help" in text
 
+
+
+async def test_the_app_finds_live_tables_through_the_shows_table_protocol() -> None:
+    from spit_tui.app.screens import ShowsTable, as_table_screen
+
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.screen
+        assert isinstance(game, ShowsTable) and as_table_screen(game) is game
+        assert app.shown_table() is app.table
+        await pilot.press("f1")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen) and as_table_screen(help_screen) is help_screen
+        await pilot.press("escape", "ctrl+q")
+        assert isinstance(app.screen, QuitScreen)
+        assert as_table_screen(app.screen) is None and app.shown_table() is None

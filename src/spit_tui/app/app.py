@@ -32,8 +32,8 @@ from spit_tui.app.screens import (
     MIN_W,
     GameScreen,
     QuitScreen,
-    ShowsTable,
     TooSmallScreen,
+    as_table_screen,
 )
 from spit_tui.app.signals import end_on_signals, watch_continue
 from spit_tui.app.status import HeaderBar
@@ -110,7 +110,8 @@ class SpitApp(App[None]):
     def shown_table(self) -> Table | None:
         """The live table on the top screen (the game's, or a help page's), if any."""
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
-        return screen.shown_table if isinstance(screen, ShowsTable) else None
+        shows = as_table_screen(screen)
+        return None if shows is None else shows.shown_table()
 
     def attach_history(self, writer: HistoryWriter) -> None:
         """Store this app's games (the writer saves at every round end by itself);
@@ -137,11 +138,12 @@ class SpitApp(App[None]):
         self._say_history_problem()
         self.clock.update()
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
-        if isinstance(screen, ShowsTable):
-            shown = screen.shown_table
+        shows = as_table_screen(screen)
+        if shows is not None:
+            shown = shows.shown_table()
             if shown is not None and shown.clock is not self.clock:
                 shown.clock.update()
-            screen.sync()
+            shows.sync()
         self._wake_for_next_event()
 
     def _wake_for_next_event(self) -> None:

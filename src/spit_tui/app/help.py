@@ -46,7 +46,6 @@ class HelpScreen(Screen[None]):
         self.views: list[TableView] = []
         self.feedback = ""
 
-    @property
     def shown_table(self) -> Table | None:
         """The live page's table: game keys play there, and the app drives its
         clock (real time, not the paused game's) while help is up."""

@@ -7,7 +7,7 @@ protocol; nothing here imports the app."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Protocol, cast, runtime_checkable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,10 +30,23 @@ class ShowsTable(Protocol):
     """A screen with a live table on it (the game, a help page): the app sends
     that table the game keys, ticks its clock and calls `sync()` to repaint."""
 
-    @property
     def shown_table(self) -> Table | None: ...
 
     def sync(self) -> None: ...
+
+
+def as_table_screen(screen: object) -> ShowsTable | None:
+    """`screen` if it is a ShowsTable, else None. Decided once per screen class:
+    an isinstance check against a runtime protocol costs about 30 µs on a
+    Textual screen, and this runs on every key."""
+    cls = type(screen)
+    shows = _SHOWS_TABLE.get(cls)
+    if shows is None:
+        shows = _SHOWS_TABLE[cls] = issubclass(cls, ShowsTable)
+    return cast(ShowsTable, screen) if shows else None
+
+
+_SHOWS_TABLE: dict[type, bool] = {}
 
 
 class GameScreen(Screen[None]):
@@ -53,7 +66,6 @@ class GameScreen(Screen[None]):
         self.table = table
         self.views: list[TableView] = []
 
-    @property
     def shown_table(self) -> Table | None:
         return self.table
 
