@@ -255,6 +255,13 @@ class Table:
             return self._decide(p, source, "", Outcome.IGNORED, self._idle_reason(), key)
         return self.submit(action, source, key)
 
+    def ignore_repeat(self, intent: Intent) -> Decision:
+        """A held key's repeat, as the terminal reports it (kitty protocol): a
+        held key acts once, so this is logged with the reason "repeat" and
+        shown to no one."""
+        key = key_for(intent.player, intent.row, intent.slot)
+        return self._decide(intent.player, "key", "", Outcome.IGNORED, "repeat", key, quiet=True)
+
     def interpret(self, intent: Intent) -> Action | None:
         pos = self.game.position
         p = intent.player
@@ -367,14 +374,21 @@ class Table:
             self._notify()
 
     def _decide(
-        self, p: Player, source: str, text: str, outcome: Outcome, why: str, key: str = ""
+        self,
+        p: Player,
+        source: str,
+        text: str,
+        outcome: Outcome,
+        why: str,
+        key: str = "",
+        quiet: bool = False,
     ) -> Decision:
         now = self.clock.now()
         self._seq += 1
         d = Decision(self._seq, now, p, source, text, outcome, why, key)
         self.decisions.append(d)
         self.counts[outcome] += 1
-        if outcome is not Outcome.APPLIED and why and source == "key":
+        if outcome is not Outcome.APPLIED and why and source == "key" and not quiet:
             self._put_message(p, why, outcome)
         elif outcome is Outcome.APPLIED:
             self.shown.messages[p] = None

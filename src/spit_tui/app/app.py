@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
@@ -39,7 +40,7 @@ from spit_tui.app.signals import end_on_signals, watch_continue
 from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position
-from spit_tui.players.keymap import intent_for
+from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.store.records import fresh_seed, record_of, save_record
 from spit_tui.table import Table
 
@@ -172,6 +173,10 @@ class SpitApp(App[None]):
     def on_game_screen_covered(self, message: GameScreen.Covered) -> None:
         self.table.pause("away", message.covered)
 
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with our key parser in it (kitty fields, split sequences)."""
+        return driver_for(super().get_driver_class())
+
     # -- lifecycle --------------------------------------------------------------------
 
     def get_default_screen(self) -> GameScreen:
@@ -257,16 +262,21 @@ class SpitApp(App[None]):
         if isinstance(event, events.Key) and not event.is_forwarded:
             table = self.shown_table()
             if table is not None:
-                intent = intent_for(event.key, event.character)
+                intent, repeat = game_intent(event)
                 if intent is not None:
-                    table.clock.update()  # timers due before this key first
-                    table.submit_intent(intent)
-                    self._wake_for_next_event()
+                    if repeat:  # a held key acts once (the terminal said it repeats)
+                        table.ignore_repeat(intent)
+                    else:
+                        table.clock.update()  # timers due before this key first
+                        table.submit_intent(intent)
+                        self._wake_for_next_event()
                     event.stop()
                     event.prevent_default()
                     return
-                if table is self.table:
+                if table is self.table and not repeat:
                     self._hint_for(event)
+            if drop_repeat(event):
+                return
         await super().on_event(event)
 
     def _hint_for(self, event: events.Key) -> None:
