@@ -24,7 +24,7 @@ POSITION = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:T
 
 class Pane:
     def __init__(self, tmp: Path) -> None:
-        from spit_tui.app.walkthrough import complete
+        from spit_tui.engine import complete_position as complete
         from spit_tui.engine import format_position, parse_position
 
         self.sock = f"spit-keys-{uuid.uuid4().hex[:8]}"

@@ -19,7 +19,7 @@ POSITION = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:T
 
 
 def start(tmp: Path, flags: int | None) -> tuple[KittyPty, Path]:
-    from spit_tui.app.walkthrough import complete
+    from spit_tui.engine import complete_position as complete
     from spit_tui.engine import format_position, parse_position
 
     log = tmp / "d.jsonl"
