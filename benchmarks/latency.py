@@ -47,7 +47,7 @@ RIGHT_KEYS = ";" * 5 + "l" * 4 + "k" * 3 + "j" * 2 + "h"
 def bench_position() -> str:
     from spit_tui.engine import complete_position, format_position, parse_position
 
-    return format_position(complete_position(parse_position(BENCH_POSITION)))
+    return format_position(complete_position(parse_position(BENCH_POSITION, check=False)))
 
 
 def spit_keys() -> list[str]:

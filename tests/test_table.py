@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from spit_tui.clock import VirtualClock
-from spit_tui.engine import Game, Play, Player, Ready, parse_position
+from spit_tui.engine import Game, Play, Player, Ready, complete_position, parse_position
 from spit_tui.players.keymap import intent_for
 from spit_tui.table import MESSAGE_S, Outcome, Showing, Table
 
@@ -14,7 +14,8 @@ RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
 
 
 def race_table() -> Table:
-    return Table(Game(position=parse_position(RACE)), VirtualClock())
+    start = complete_position(parse_position(RACE, check=False))
+    return Table(Game(position=start), VirtualClock())
 
 
 def vclock(t: Table) -> VirtualClock:

@@ -316,8 +316,13 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
         problem = check(args)
         if problem is not None:
             return fail(problem)
-    from spit_tui.engine import NotationError, Options, Variant, parse_position
+    from spit_tui.engine import NotationError, Options, Variant, check_position, parse_position
 
+    options = Options(
+        variant=Variant(args.variant),
+        target=args.target if args.target is not None else 100,
+        manual_flip=args.manual_flip,
+    )
     position = None
     if args.position is not None:
         try:
@@ -329,13 +334,11 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
                 position = position_from_file(Path(args.position[1:]))
             else:
                 position = parse_position(args.position)
+            check_position(position, options)  # what this game's options rule out
         except NotationError as e:
             return fail(f"--position: {e}")
         except OSError as e:
             return fail(f"--position: cannot read {shown(args.position[1:])}: {e.strerror or e}")
-        if len(position.all_cards()) != 52:
-            n = len(position.all_cards())
-            return fail(f"--position: a game position holds all 52 cards, this one {n}")
     from spit_tui.keys.cli import choose_keys
 
     if choose_keys(args.layout, args.keys) is None:
@@ -350,11 +353,6 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     if problem is not None:
         print(f"{PROG}: {problem}", file=sys.stderr)
         return 1
-    options = Options(
-        variant=Variant(args.variant),
-        target=args.target if args.target is not None else 100,
-        manual_flip=args.manual_flip,
-    )
     # Textual draws at most TEXTUAL_FPS frames a second (60 by default), and after
     # any frame holds the next one back for 17-33 ms, so a key pressed just after
     # the board redrew by itself (a highlight fading, the round clock) waited for

@@ -10,7 +10,7 @@ from appkit import screen_text, settle
 from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerApp
 from spit_tui.clock import VirtualClock
-from spit_tui.engine import Game, Play, Player, parse_position
+from spit_tui.engine import Game, Play, Player, complete_position, parse_position
 from spit_tui.players.bot import LEVELS
 from spit_tui.table import Outcome, Table
 
@@ -23,7 +23,7 @@ SHARP = LEVELS["expert"]._replace(overlook=0.0)  # never misses its play here
 
 def race_app() -> ComputerApp:
     clock = VirtualClock()
-    table = Table(Game(position=parse_position(RACE)), clock)
+    table = Table(Game(position=complete_position(parse_position(RACE, check=False))), clock)
     return ComputerApp(computer={Player.RIGHT: SHARP}, table=table, bot_seed=1)
 
 
@@ -113,7 +113,7 @@ async def test_demo_deals_again_after_a_game_ends() -> None:
 
     over = "over:L 3 one:R - -/-/-/-/- - 2c3c4c :5c/-/-/-/- - 0,0"
     clock = VirtualClock()
-    table = Table(Game(position=parse_position(over)), clock)
+    table = Table(Game(position=complete_position(parse_position(over, check=False))), clock)
     app = ComputerApp(
         computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
     )

@@ -189,12 +189,12 @@ def test_r19_no_round_ever_starts_with_a_player_holding_no_cards() -> None:
     ("text", "action", "reason"),
     [
         (
-            "play 1 two - :7h/-/-/-/- - *Qs/Qd :8c/-/-/-/- - 0,0",
+            "play 1 two - :7h/-/-/-/- - *Qs/Qd :8c/:Kh/-/-/- - 0,0",
             Play(L, 0, 0),
             "7 does not go on Q",
         ),
         (
-            "play 1 two - 5d:Jh/:2c/:Kc/:Kd/:Ks - *7s/2d :Qd/-/-/-/- - 0,0",
+            "play 1 two - 5d:Jh/:2c/:Kc/:Kd/:Ks - *7s/2d :Qd/:8h/-/-/- - 0,0",
             Fill(L, 0, 1),
             "no empty slot to fill",
         ),

@@ -66,7 +66,7 @@ def test_r02_ace_takes_king_and_two() -> None:
 
 
 def test_r02_equal_ranks_never_play() -> None:
-    g = game("play 1 two - :7h/:Kd/-/-/- - *7s/Kc :5c/-/-/-/- - 0,0")
+    g = game("play 1 two - :7h/:Kd/-/-/- - *7s/Kc :5c/:6c/-/-/- - 0,0")
     r = refused(g, Play(L, 0, 0))
     assert r.kind is RefusalKind.ILLEGAL and r.reason == "7 does not go on 7"
     r = refused(g, Play(L, 1, 1))
@@ -158,7 +158,7 @@ def test_r07_play_moves_the_top_card_onto_either_pile() -> None:
 
 
 def test_r07_a_card_that_does_not_touch_the_top_is_refused() -> None:
-    g = game("play 1 two - :7h/-/-/-/- - *Qs/Qd :8c/-/-/-/- - 0,0")
+    g = game("play 1 two - :7h/-/-/-/- - *Qs/Qd :8c/:Kh/-/-/- - 0,0")
     for pile in (0, 1):
         r = refused(g, Play(L, 0, pile))
         assert r.kind is RefusalKind.ILLEGAL and r.reason == "7 does not go on Q"
@@ -204,7 +204,7 @@ def test_r09_fill_moves_a_top_card_into_the_empty_slot_and_reveals() -> None:
 
 
 def test_r10_no_fill_without_an_empty_slot_and_no_sixth_slot() -> None:
-    g = game("play 1 two - 5d:Jh/:2c/:Kc/:Kd/:Ks - *7s/2d :Qd/-/-/-/- - 0,0")
+    g = game("play 1 two - 5d:Jh/:2c/:Kc/:Kd/:Ks - *7s/2d :Qd/:8h/-/-/- - 0,0")
     assert refused(g, Fill(L, 0, 1)).reason == "no empty slot to fill"
     g = game("play 1 two - 5d:Jh/-/:Kc/:Kd/:Ks - *7s/2d :Qd/-/-/-/- - 0,0")
     assert refused(g, Fill(L, 0, 2)).reason == "slot 3 is not empty"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from spit_tui.clock import VirtualClock
-from spit_tui.engine import Game, Options, Player, Position, parse_position
+from spit_tui.engine import Game, Options, Player, Position, complete_position, parse_position
 from spit_tui.players.bot import LEVELS, Bot, Level
 from spit_tui.table import Decision, Table
 
@@ -13,7 +13,7 @@ L, R = Player.LEFT, Player.RIGHT
 
 
 def table_at(text: str | Position, options: Options | None = None) -> Table:
-    pos = parse_position(text) if isinstance(text, str) else text
+    pos = complete_position(parse_position(text, check=False)) if isinstance(text, str) else text
     return Table(Game(position=pos, options=options or Options(), seed=0), VirtualClock())
 
 

@@ -18,17 +18,19 @@ def _rest(used: str) -> list[str]:
 
 
 def slap_position(small: int, big: int) -> str:
-    """A slap-phase position holding all 52 cards, pile a with `small`, b with `big`."""
-    used = "5h2h"
+    """A slap-phase position holding all 52 cards, pile a with `small`, b with `big`
+    (the 9s on top, so neither stock card plays: the round is really over)."""
+    used = "5h2h9d9c"
     rest = _rest(used)
-    a, b, spit = rest[:small], rest[small : small + big], rest[small + big :]
+    a, b = [*rest[: small - 1], "9d"], [*rest[small - 1 : small + big - 2], "9c"]
+    spit = rest[small + big - 2 :]
     return (
         f"slap 1 two - :5h/-/-/-/- {''.join(spit) or '-'} {''.join(a)}/{''.join(b)} "
         ":2h/-/-/-/- - 0,0"
     )
 
 
-@pytest.mark.parametrize(("sizes", "pile"), [((20, 28), 0), ((28, 20), 1)])
+@pytest.mark.parametrize(("sizes", "pile"), [((21, 29), 0), ((29, 21), 1)])
 def test_bot_slaps_the_smaller_pile_after_the_stale_guard(
     sizes: tuple[int, int], pile: int
 ) -> None:

@@ -91,10 +91,15 @@ def banner(table: Table) -> tuple[str, list[Text]]:
         bar = "■" * max(1, round(left / max(table.countdown_s, 0.01) * 6))
         return "countdown", [Text(f"Spit in {bar}", BIG), Text("get ready…", WAIT)]
     if pos.phase is Phase.SLAP:
-        sizes = [len(p) for p in pos.piles]
+        # One entry per pile: the engine refuses a slap in a single-pile round,
+        # and the banner does not count on that.
+        rows = ("top row", "middle row")
+        sizes = "   ·   ".join(
+            f"pile {_pile(i)}: {len(p)} cards ({rows[i]})" for i, p in enumerate(pos.piles[:2])
+        )
         return "slap", [
             Text("SLAP!  Slap the smaller pile: the first slap takes it.", BIG),
-            Text(f"pile a: {sizes[0]} cards (top row)   ·   pile b: {sizes[1]} cards (middle row)"),
+            Text(sizes),
             Text("The other player takes the other pile.", WAIT),
         ]
     if pos.phase is Phase.SPIT:

@@ -32,7 +32,9 @@ class Page(NamedTuple):
     try_it: str = ""
 
     def start(self) -> Position | None:
-        return complete_position(parse_position(self.position)) if self.position else None
+        if not self.position:
+            return None
+        return complete_position(parse_position(self.position, check=False))
 
 
 _ROW_NAMES = {

@@ -5,9 +5,10 @@ Everything a front end needs is re-exported here.
 
 from .actions import Action, Fill, Flip, Play, Ready, Slap
 from .cards import Card, adjacent, card, full_deck, missing_cards
-from .errors import NotationError, Refusal, RefusalKind
+from .errors import NotationError, PositionError, Refusal, RefusalKind
 from .events import EndReason, Event, RoundEnd
 from .game import Game, replay
+from .loading import check_position, position_problem
 from .notation import (
     complete_position,
     format_action,
@@ -21,9 +22,10 @@ from .record import Record, Source, Stamp, format_record, parse_record, replay_r
 
 __all__ = [
     "PLAYERS", "SLOTS", "Action", "Card", "EndReason", "Event", "Fill", "Flip", "Game",
-    "NotationError", "Options", "Phase", "Play", "Player", "Position", "Ready", "Record",
-    "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot", "Source", "Stamp",
-    "Variant", "adjacent", "card", "complete_position", "format_action", "format_position",
-    "format_record", "full_deck", "missing_cards", "parse_action", "parse_position",
-    "parse_record", "replay", "replay_record",
+    "NotationError", "Options", "Phase", "Play", "Player", "Position", "PositionError",
+    "Ready", "Record", "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot",
+    "Source", "Stamp", "Variant", "adjacent", "card", "check_position", "complete_position",
+    "format_action", "format_position", "format_record", "full_deck", "missing_cards",
+    "parse_action", "parse_position", "parse_record", "position_problem", "replay",
+    "replay_record",
 ]

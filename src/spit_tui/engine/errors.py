@@ -40,3 +40,8 @@ class Refusal(Exception):
 
 class NotationError(ValueError):
     """Text that is not valid notation; the message names the bad part."""
+
+
+class PositionError(NotationError):
+    """A position no game of Spit can be in (well-formed text, impossible state);
+    the message says why, in a player's words."""

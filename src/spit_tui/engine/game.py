@@ -16,6 +16,7 @@ from .actions import READIES, SLAPS, Action, Fill, Flip, Play, Ready, Slap
 from .deal import deal_round, fresh_hands
 from .errors import Refusal, RefusalKind
 from .events import Event
+from .loading import check_position, settle_loaded
 from .notation import format_action, format_position
 from .options import Options
 from .position import (
@@ -47,8 +48,14 @@ class Game:
         self.options = options or Options()
         self.rng = rng
         self.seed = seed
-        self.start = position if position is not None else deal_round(fresh_hands(rng), round_no=1)
-        self._pos = self.start
+        if position is None:
+            self.start = self._pos = deal_round(fresh_hands(rng), round_no=1)
+        else:
+            # A position from outside: refuse the impossible (PositionError), then
+            # settle it (a stuck play phase waits for the spit, and so on).
+            check_position(position, self.options)
+            self.start = position
+            self._pos = settle_loaded(position, self.options, rng)
         self.log: list[Action] = []
         self._before: list[Position | None] = [None, None]
         self._last_actor: Player | None = None

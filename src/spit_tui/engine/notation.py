@@ -28,6 +28,7 @@ import re
 from .actions import Action, Fill, Flip, Play, Ready, Slap
 from .cards import Card, card, missing_cards
 from .errors import NotationError
+from .loading import check_position
 from .position import SLOTS, Phase, Player, Position, Side, Slot
 
 FIELDS = (
@@ -66,30 +67,59 @@ def format_position(pos: Position) -> str:
     return " ".join(parts)
 
 
+_ASCII_GAPS = " \t\r\n"  # trimmed from the ends of a position, an action or a record line
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_SEED = re.compile(r"-?[0-9]{1,4000}")
+
+
+def quoted(text: str, limit: int = 24) -> str:
+    """`text` quoted for an error message: escapes made visible, long text cut."""
+    if len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    return repr(text)
+
+
+def ascii_problem(text: str, spaces: str) -> str | None:
+    """Where `text` leaves printable ASCII (plus the whitespace in `spaces`)."""
+    for i, ch in enumerate(text):
+        if not ("!" <= ch <= "~" or ch in spaces):
+            what = "a tab" if ch == "\t" else f"{ch!r} (U+{ord(ch):04X})"
+            return (
+                f"character {i + 1} is {what}: the notation is plain ASCII, "
+                "with fields separated by spaces"
+            )
+    return None
+
+
 def _parse_cards(text: str, field: str) -> tuple[Card, ...]:
+    """A run of cards, or `-` for none."""
     if text == "-":
         return ()
+    if not text:
+        raise NotationError(f"{field}: empty; write '-' for no cards")
     if len(text) % 2:
-        raise NotationError(f"{field}: {text!r} is not a run of two-character cards")
+        raise NotationError(f"{field}: {quoted(text)} is not a run of two-character cards")
     out = []
     for i in range(0, len(text), 2):
         try:
             out.append(card(text[i : i + 2]))
-        except ValueError as e:
-            raise NotationError(f"{field}: {e}") from None
+        except ValueError:
+            raise NotationError(
+                f"{field}: {quoted(text[i : i + 2])} is not a card "
+                "(rank 2-9/T/J/Q/K/A, then suit s/h/d/c)"
+            ) from None
     return tuple(out)
 
 
 def _parse_slot(text: str, field: str) -> Slot:
-    if text == "-":
-        return Slot()
-    if ":" in text:
-        down, _, up = text.partition(":")
-        cards = (_parse_cards(down, field) if down else ()) + _parse_cards(up, field)
-        if len(_parse_cards(up, field)) != 1:
-            raise NotationError(f"{field}: {text!r} must have exactly one card after ':'")
-        return Slot(cards, True)
-    return Slot(_parse_cards(text, field), False)
+    if ":" not in text:
+        return Slot(_parse_cards(text, field), False)
+    down, _, up = text.partition(":")
+    if len(up) != 2:
+        raise NotationError(f"{field}: {quoted(text)} must have exactly one card after ':'")
+    if down == "-":
+        raise NotationError(f"{field}: {quoted(text)}: write ':{up}' for a card alone")
+    return Slot((_parse_cards(down, field) if down else ()) + _parse_cards(up, field), True)
 
 
 def _parse_side(slots: str, spit: str, field: str, spit_field: str, ready: bool) -> Side:
@@ -103,8 +133,25 @@ def _parse_side(slots: str, spit: str, field: str, spit_field: str, ready: bool)
     )
 
 
-def parse_position(text: str) -> Position:
-    """Parse a position; the error names the field that is wrong."""
+def _parse_number(text: str, field: str, what: str) -> int:
+    if not _NUMBER.fullmatch(text):
+        if text.isdigit() and len(text) > 9:
+            raise NotationError(f"{field}: {quoted(text)} is too large (at most 9 digits)")
+        raise NotationError(f"{field}: {quoted(text)} is not {what}")
+    return int(text)
+
+
+def parse_position(text: str, *, check: bool = True) -> Position:
+    """Parse a position; the error names the field that is wrong.
+
+    With `check` (the default) the position must also be one a game can be
+    in (all 52 cards, phase and piles that fit: see `loading`), so whatever
+    this returns can be played on. `check=False` reads the notation alone,
+    for fragments that are completed later (the help's short positions)."""
+    text = text.strip(_ASCII_GAPS)
+    problem = ascii_problem(text, " ")
+    if problem is not None:
+        raise NotationError(problem)
     f = text.split()
     if len(f) != len(FIELDS):
         raise NotationError(
@@ -114,40 +161,51 @@ def parse_position(text: str) -> Position:
     try:
         phase = Phase(phase_s)
     except ValueError:
-        raise NotationError(f"phase: {f[0]!r} is not spit, play, slap or over:L/over:R") from None
+        raise NotationError(
+            f"phase: {quoted(f[0])} is not spit, play, slap or over:L/over:R"
+        ) from None
     winner = None
     if phase is Phase.OVER:
         if win_s not in ("L", "R"):
-            raise NotationError(f"phase: {f[0]!r} must name the winner (over:L or over:R)")
+            raise NotationError(f"phase: {quoted(f[0])} must name the winner (over:L or over:R)")
         winner = Player("LR".index(win_s))
     elif win_s:
-        raise NotationError(f"phase: only 'over' names a winner, got {f[0]!r}")
-    if not f[1].isdigit() or int(f[1]) < 1:
-        raise NotationError(f"round: {f[1]!r} is not a round number (1, 2, ...)")
+        raise NotationError(f"phase: only 'over' names a winner, got {quoted(f[0])}")
+    round_no = _parse_number(f[1], "round", "a round number (1, 2, ...)")
+    if round_no < 1:
+        raise NotationError(f"round: {quoted(f[1])} is not a round number (1, 2, ...)")
     if f[2] == "two":
         spitter = None
     elif f[2] in ("one:L", "one:R"):
         spitter = Player("LR".index(f[2][-1]))
     else:
-        raise NotationError(f"kind: {f[2]!r} is not two, one:L or one:R")
+        raise NotationError(f"kind: {quoted(f[2])} is not two, one:L or one:R")
     if f[3] not in ("-", "L", "R", "LR"):
-        raise NotationError(f"ready: {f[3]!r} is not -, L, R or LR")
+        raise NotationError(f"ready: {quoted(f[3])} is not -, L, R or LR")
     left = _parse_side(f[4], f[5], FIELDS[4], FIELDS[5], "L" in f[3])
     right = _parse_side(f[7], f[8], FIELDS[7], FIELDS[8], "R" in f[3])
-    piles = tuple(_parse_cards(p, f"{FIELDS[6]} {PILES[i]}") for i, p in enumerate(f[6].split("/")))
+    pile_texts = f[6].split("/")
     want = 2 if spitter is None else 1
-    if len(piles) != want:
-        raise NotationError(f"spit piles: kind {f[2]} needs {want} pile(s), got {len(piles)}")
-    m = re.fullmatch(r"(\d+),(\d+)", f[9])
-    if not m:
-        raise NotationError(f"scores: {f[9]!r} is not two numbers like 12,40")
+    if len(pile_texts) != want:
+        raise NotationError(
+            f"spit piles: kind {f[2]} needs {want} pile{'s' * (want > 1)} "
+            f"separated by '/', got {len(pile_texts)}"
+        )
+    piles = tuple(_parse_cards(p, f"{FIELDS[6]} {PILES[i]}") for i, p in enumerate(pile_texts))
+    a, comma, b = f[9].partition(",")
+    if not comma:
+        raise NotationError(f"scores: {quoted(f[9])} is not two numbers like 12,40")
+    scores = (
+        _parse_number(a, "scores", "two numbers like 12,40"),
+        _parse_number(b, "scores", "two numbers like 12,40"),
+    )
     pos = Position(
         phase=phase,
-        round=int(f[1]),
+        round=round_no,
         sides=(left, right),
         piles=piles,
         spitter=spitter,
-        scores=(int(m[1]), int(m[2])),
+        scores=scores,
         winner=winner,
     )
     seen: set[Card] = set()
@@ -155,6 +213,8 @@ def parse_position(text: str) -> Position:
         if c in seen:
             raise NotationError(f"card {c} appears twice")
         seen.add(c)
+    if check:
+        check_position(pos)
     return pos
 
 
@@ -201,10 +261,13 @@ def format_action(a: Action) -> str:
 
 
 def parse_action(text: str) -> Action:
-    m = _ACTION.fullmatch(text.strip())
+    problem = ascii_problem(text.strip(_ASCII_GAPS), "")
+    if problem is not None:
+        raise NotationError(f"action {quoted(text)}: {problem}")
+    m = _ACTION.fullmatch(text.strip(_ASCII_GAPS))
     if not m:
         raise NotationError(
-            f"{text!r} is not an action (L3a play, L2>4 fill, L3^ flip, L! ready, L*b slap)"
+            f"{quoted(text)} is not an action (L3a play, L2>4 fill, L3^ flip, L! ready, L*b slap)"
         )
     p = Player("LR".index(m[1]))
     if m[2]:

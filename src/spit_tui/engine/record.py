@@ -33,7 +33,15 @@ from typing import NamedTuple
 from .actions import Action
 from .errors import NotationError
 from .game import Game
-from .notation import format_action, format_position, parse_action, parse_position
+from .loading import check_position
+from .notation import (
+    ascii_problem,
+    format_action,
+    format_position,
+    parse_action,
+    parse_position,
+    quoted,
+)
 from .options import Options, Variant
 from .position import Position
 
@@ -151,7 +159,10 @@ def parse_record(text: str) -> Record:
     tags: dict[str, str] = {}
     actions: list[Action] = []
     stamps: list[Stamp | None] = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):
+        problem = ascii_problem(line, " \t\r")  # a record is ASCII, as its positions are
+        if problem is not None:
+            raise NotationError(f"line {n}: {problem}")
         s = line.strip()
         if not s or s.startswith("#"):
             continue
@@ -171,22 +182,27 @@ def parse_record(text: str) -> Record:
     try:
         variant = Variant(tags.get("Variant", "standard"))
     except ValueError:
-        raise NotationError(f"Variant: {tags['Variant']!r} is not standard or points") from None
+        raise NotationError(
+            f"Variant: {quoted(tags['Variant'])} is not standard or points"
+        ) from None
     target_s = tags.get("Target", "100")
     if not re.fullmatch(r"[0-9]{1,9}", target_s) or int(target_s) < 1:
-        raise NotationError(f"Target: {target_s!r} is not a positive number")
+        raise NotationError(f"Target: {quoted(target_s)} is not a positive number")
     flip = tags.get("ManualFlip", "no")
     if flip not in ("yes", "no"):
-        raise NotationError(f"ManualFlip: {flip!r} is not yes or no")
+        raise NotationError(f"ManualFlip: {quoted(flip)} is not yes or no")
     seed_s = tags.get("Seed", "")
     if seed_s and not re.fullmatch(r"-?[0-9]{1,40}", seed_s):
-        raise NotationError(f"Seed: {seed_s!r} is not a whole number")
+        raise NotationError(f"Seed: {quoted(seed_s)} is not a whole number")
+    options = Options(variant=variant, target=int(target_s), manual_flip=flip == "yes")
     try:
         start = parse_position(tags["Position"]) if "Position" in tags else None
+        if start is not None:
+            check_position(start, options)  # what the record's own options rule out
     except NotationError as e:
         raise NotationError(f"Position: {e}") from None
     return Record(
-        options=Options(variant=variant, target=int(target_s), manual_flip=flip == "yes"),
+        options=options,
         seed=int(seed_s) if seed_s else None,
         actions=actions,
         start=start,
