@@ -29,7 +29,7 @@ class Pane:
 
         self.sock = f"spit-keys-{uuid.uuid4().hex[:8]}"
         self.log = tmp / "decisions.jsonl"
-        pos = format_position(complete(parse_position(POSITION)))
+        pos = format_position(complete(parse_position(POSITION, check=False)))
         cmd = f"{sys.executable} -m spit_tui --position '{pos}' --decision-log {self.log}"
         env = {**os.environ, "SPIT_LAYOUT": "us"}
         self.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd, env=env)
