@@ -170,8 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--level", default="hard")
     ap.add_argument("--stats", help="write the frame times here (JSON) when the game is over")
+    ap.add_argument(
+        "--history", metavar="FILE", help="store the game in this history file, as a game is"
+    )
     args = ap.parse_args(argv)
-    FastDemo(seed=args.seed, level=args.level, stats=args.stats).run()
+    app = FastDemo(seed=args.seed, level=args.level, stats=args.stats)
+    if args.history:
+        from spit_tui.store.history import HistoryWriter
+
+        writer = HistoryWriter(Path(args.history))
+        writer.names = (args.level, args.level)
+        app.attach_history(writer)
+    app.run()
     return 0
 
 

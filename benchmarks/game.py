@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -42,6 +43,8 @@ def demo_game(seed: int) -> dict[str, Any]:
         stats = Path(tmp) / "stats.json"
         argv = ["env", "TEXTUAL_FPS=1000", sys.executable, str(HERE / "fast_demo.py")]
         argv += ["--seed", str(seed), "--level", "hard", "--stats", str(stats)]
+        if not os.environ.get("SPIT_NO_HISTORY"):  # stored at every round end, as a game is
+            argv += ["--history", str(Path(tmp) / "history.sqlite3")]
         tm = Tmux(argv)
         try:
             t0 = tm.start()

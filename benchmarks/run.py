@@ -34,6 +34,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ import burst  # noqa: E402
 import engine  # noqa: E402
 import game  # noqa: E402
 import latency  # noqa: E402
+import stats  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ TARGETS = [
     Target("startup_ratio", "<= 1.5", _cmp("startup_ratio", "<=", 1.5)),
     Target("frame_ms_p95", "< 8 ms", _cmp("frame_ms_p95", "<", 8)),
     Target("rss_ratio", "<= 1.5", _cmp("rss_ratio", "<=", 1.5)),
+    Target("stats_all_s", "< 1 s", _cmp("stats_all_s", "<", 1.0)),
     Target("burst_keys_lost", "0", _cmp("burst_keys_lost", "==", 0)),
     Target("burst_order_errors", "0", _cmp("burst_order_errors", "==", 0)),
 ]
@@ -108,6 +111,8 @@ ROWS: list[tuple[str, str]] = [
     ("burst_keys_lost", ""),
     ("burst_order_errors", ""),
     ("burst_extra_decisions", ""),
+    ("stats_all_s", "s"),
+    ("stats_command_s", "s"),
 ]
 
 TERMINAL_KEYS = [
@@ -198,6 +203,11 @@ def run_burst(quick: bool) -> dict[str, Any]:
     }
 
 
+def run_stats(quick: bool) -> dict[str, Any]:
+    """`spit-tui stats` over a generated history of 10,000 games (2,000 when quick)."""
+    return stats.run(2_000 if quick else 10_000)
+
+
 def run_game(quick: bool) -> dict[str, Any]:
     res = game.run(runs=1 if quick else 5)
     keys = ["frame_ms_p50", "frame_ms_p95", "frame_cpu_ms_p95", "rss_mb", "baseline_rss_mb"]
@@ -210,6 +220,7 @@ def run_game(quick: bool) -> dict[str, Any]:
 STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("engine", run_engine, False),
     ("sim", run_sim, False),
+    ("stats", run_stats, False),
     ("latency", run_latency, True),
     ("burst", run_burst, True),
     ("game", run_game, True),
@@ -273,6 +284,11 @@ def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
         "python": platform.python_version(),
         "textual": textual.__version__,
         "tmux": _tool_version(["tmux", "-V"]) if have_tmux else None,
+        "history": (
+            "off (--no-history)"
+            if os.environ.get("SPIT_NO_HISTORY")
+            else "on (every round stored, in a fresh database in a temporary folder)"
+        ),
         "notes": notes,
         "failed": failed,
     }
@@ -333,7 +349,8 @@ def print_table(res: dict[str, Any]) -> None:
     la, lb = meta["loadavg_before"], meta["loadavg_after"]
     console.print(
         f"{meta['cpus']} CPUs, load {la[0]} -> {lb[0]}; Python {meta['python']}, "
-        f"Textual {meta['textual']}, {meta['tmux'] or 'no tmux'}; {meta['seconds']} s"
+        f"Textual {meta['textual']}, {meta['tmux'] or 'no tmux'}; {meta['seconds']} s; "
+        f"history {meta['history']}"
     )
     for note in meta["notes"]:
         console.print(f"[yellow]note:[/] {note}")
@@ -347,8 +364,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--no-terminal", action="store_true", help="skip the tmux benchmarks (engine and sim only)"
     )
+    ap.add_argument(
+        "--no-history",
+        action="store_true",
+        help="run spit-tui with no history (default: history on, in a temporary folder)",
+    )
     args = ap.parse_args(argv)
-    res = run_all(args.quick, terminal=not args.no_terminal)
+    if args.no_history:
+        os.environ["SPIT_NO_HISTORY"] = "1"
+    with tempfile.TemporaryDirectory(prefix="spit-bench-home-") as home:
+        for var in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+            os.environ[var] = str(Path(home) / var.lower())  # never the user's own history
+        res = run_all(args.quick, terminal=not args.no_terminal)
     if args.json:
         print(json.dumps(res, indent=2))
     else:

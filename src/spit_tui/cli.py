@@ -51,6 +51,9 @@ class Subcommand(NamedTuple):
 SUBCOMMANDS: dict[str, Subcommand] = {
     "sim": Subcommand("spit_tui.sim", "headless computer matches in simulated time"),
     "layouts": Subcommand("spit_tui.keys.cli", "the keyboard layouts", "layouts_command"),
+    "stats": Subcommand("spit_tui.store.commands", "each player's record", "stats_main"),
+    "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
+    "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
 }
 
 

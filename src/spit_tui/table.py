@@ -100,6 +100,7 @@ class Showing:
     countdown_ends: float | None = None
     countdown: Handle | None = None
     pending_ready: Player | None = None
+    figures: str = ""  # the game-over screen's line of this game's figures (the history's)
 
     @classmethod
     def start(cls, position: Position, now: float) -> Showing:
@@ -233,6 +234,11 @@ class Table:
         lift that reason. While any reason holds, the clock stands still and every
         submission is ignored ("paused")."""
         self.clock.pause(reason, on)
+
+    def show_figures(self, text: str) -> None:
+        """The finished game's figures beside the players' records, for the game-over banner."""
+        self.shown.figures = text
+        self._notify()
 
     def seat(self, names: tuple[str, str], computer: Iterable[Player] = ()) -> None:
         """Who sits where: the names on the board, and the halves the computer

@@ -11,6 +11,8 @@ from appkit import advance, key_for_action, make_app, press, screen_text
 from spit_tui.engine import Player, Ready
 from spit_tui.store.history import HistoryWriter
 
+OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"  # L1a ends it
+
 
 async def test_a_damaged_history_is_said_on_screen_and_the_game_plays_on(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite3"
@@ -45,3 +47,25 @@ async def test_quitting_stores_the_game_in_play_unfinished(tmp_path: Path) -> No
     conn.close()
     assert len(stored) == 1 and stored[0][:3] == ("ANN", "BO", 0)
     assert "L!@0.5k R!@0.5k" in stored[0][3]
+
+
+async def test_the_game_over_screen_shows_the_games_figures_beside_the_records(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    for n in range(2):
+        app = make_app(OVER)
+        writer = HistoryWriter(path, threaded=False)
+        writer.names = ("ANN", "BO")
+        app.attach_history(writer)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await advance(pilot, 5.0 if n == 0 else 2.0)
+            await press(pilot, "q")  # the last card: game over
+            app.tick()
+            text = await screen_text(pilot)
+            assert "GAME OVER" in text
+            if n == 0:
+                assert "ANN 12 cards a minute" in text  # one card in 5 s, no record yet
+            else:
+                assert "ANN new best: 30 cards a minute" in text
+                assert "BO 0 cards a minute (best 0)" in text

@@ -63,6 +63,8 @@ def test_engine_and_sim_figures_and_the_json_shape() -> None:
     assert status["frame_ms_p95"] == "n/a"
     assert set(status.values()) <= {"ok", "MISSED", "n/a"}
     assert isinstance(data["meta"], dict) and data["meta"]["quick"] is True
+    assert str(data["meta"]["history"]).startswith("on")  # it says whether history was on
+    assert isinstance(data["stats_all_s"], float) and data["stats_all_s"] > 0
 
 
 def test_without_tmux_the_terminal_rows_are_skipped_with_a_note() -> None:

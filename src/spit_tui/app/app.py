@@ -121,9 +121,15 @@ class SpitApp(App[None]):
         self.history = writer
         writer.attach(self.table)
 
-    def _say_history_problem(self) -> None:
+    def _poll_history(self) -> None:
+        """Show what the history's worker has for the screen: the game-over
+        figures, or why history went off."""
         if self.history is None or not self.is_running:
             return
+        if self.table.position.phase is Phase.OVER and not self.table.shown.figures:
+            figures = self.history.figures_for(self.table)
+            if figures:
+                self.table.show_figures(figures)
         reason = self.history.take_problem()
         if reason is not None:
             text = f"History is off for this session: {reason}"
@@ -136,7 +142,7 @@ class SpitApp(App[None]):
     def tick(self) -> None:
         """Catch the clocks up with real time (the game's, and a help page's), then
         repaint what the top screen shows."""
-        self._say_history_problem()
+        self._poll_history()
         self.clock.update()
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
         shows = as_table_screen(screen)

@@ -85,7 +85,8 @@ def banner(table: Table) -> tuple[str, list[Text]]:
         else:
             detail += " (no cards left)"
         keys = Text("Enter: new game  ·  Ctrl+Q: quit", WAIT)
-        return "over", [first, Text(detail), keys]
+        figures = [Text(table.shown.figures)] if table.shown.figures else []
+        return "over", [first, Text(detail), *figures, keys]
     if table.counting_down:
         left = table.countdown_left()
         bar = "■" * max(1, round(left / max(table.countdown_s, 0.01) * 6))

@@ -121,12 +121,17 @@ def pack(seconds: Sequence[float]) -> bytes:
     return a.tobytes()
 
 
-def unpack(blob: bytes) -> list[float]:
+def unpack_ms(blob: bytes) -> array[int]:
+    """Reaction times as stored: milliseconds."""
     a = array("I")
     a.frombytes(blob[: len(blob) - len(blob) % 4])
     if sys.byteorder == "big":  # pragma: no cover
         a.byteswap()
-    return [ms / 1000 for ms in a]
+    return a
+
+
+def unpack(blob: bytes) -> list[float]:
+    return [ms / 1000 for ms in unpack_ms(blob)]
 
 
 def reason(e: sqlite3.Error, path: Path) -> str:

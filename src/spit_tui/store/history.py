@@ -12,6 +12,7 @@ more this session: the game plays on, the file is left as it was.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import sqlite3
 import threading
@@ -41,6 +42,29 @@ class Snapshot(NamedTuple):
     finished: bool
 
 
+def figures_line(conn: sqlite3.Connection, game_id: int, fig: GameFigures, snap: Snapshot) -> str:
+    """This game's speed for both players beside their best before it."""
+    minutes = snap.play_seconds / 60
+    parts = []
+    for p in Player:
+        name = snap.names[p]
+        cpm = fig.players[p].cards / minutes if minutes > 0 else 0.0
+        (best,) = conn.execute(
+            "SELECT max(gp.cards * 60.0 / g.play_seconds) FROM game_players gp"
+            " JOIN games g ON g.id = gp.game_id"
+            " WHERE gp.name = ? AND g.finished = 1 AND g.id != ? AND g.play_seconds > 0",
+            (name, game_id),
+        ).fetchone()
+        if best is None:
+            parts.append(f"{name} {cpm:.0f} cards a minute")
+        elif cpm > best:
+            parts.append(f"{name} new best: {cpm:.0f} cards a minute")
+        else:
+            parts.append(f"{name} {cpm:.0f} cards a minute (best {best:.0f})")
+    line = "  ·  ".join(parts)
+    return line if len(line) <= 76 else line.replace(" cards a minute", "/min")
+
+
 class HistoryWriter:
     """Stores the games played at the tables it is attached to."""
 
@@ -66,6 +90,7 @@ class HistoryWriter:
         self._lost: dict[int, list[int]] = {}
         self._next_key = 0
         self._due: set[int] = set()  # tables whose round just ended
+        self._figures: dict[int, str] = {}  # snapshot key -> the game-over figures line
         self._queue: queue.Queue[Snapshot | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._threaded = threaded
@@ -132,13 +157,20 @@ class HistoryWriter:
             names=self.names,
             record=record_of(table),
             lost_races=(lost[0], lost[1]),
-            play_seconds=table.clock.now() - table.game_started_at,
+            play_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
             finished=table.position.phase is Phase.OVER,
         )
         if self._threaded:
             self._queue.put(snap)
         else:
             self._write(snap)
+
+    def figures_for(self, table: Table) -> str:
+        """The figures line of the table's finished game, once the worker has it."""
+        known = self._keys.get(id(table))
+        if known is None or known[0] is not table.game:
+            return ""
+        return self._figures.get(known[1], "")
 
     def take_problem(self) -> str | None:
         """The reason history went off, once (the app polls this on its tick)."""
@@ -214,6 +246,9 @@ class HistoryWriter:
             self._off(f"could not store a game ({type(e).__name__}: {e})")
             return
         self.writes += 1
+        if snap.finished and fig is not None:
+            with contextlib.suppress(sqlite3.Error):  # the game is stored; only the line is not
+                self._figures[snap.key] = figures_line(conn, self.game_ids[snap.key], fig, snap)
         if note and self.on_problem is not None:
             self.on_problem(f"a stored game does not replay ({note})")
 

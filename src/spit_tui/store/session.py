@@ -2,7 +2,7 @@
 
     spit-tui                      history in the user data directory
     spit-tui --db FILE            another file
-    spit-tui --no-history         nothing kept
+    spit-tui --no-history         nothing kept (also: SPIT_NO_HISTORY=1)
     --left-name / --right-name    the names the games are stored under
 
 Against the computer, its level is its name. Nothing here ever stops a game
@@ -11,6 +11,7 @@ from starting: a history that cannot be used turns itself off and says so.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -47,8 +48,11 @@ def seat_names(
     return out[0], out[1]
 
 
+NO_HISTORY_ENV = "SPIT_NO_HISTORY"  # set (non-empty): as --no-history, for scripts
+
+
 def open_history(db_path: str | None, enabled: bool) -> HistoryWriter | None:
     """The session's writer (it opens the file on its own thread), or None."""
-    if not enabled:
+    if not enabled or os.environ.get(NO_HISTORY_ENV):
         return None
     return HistoryWriter(Path(db_path) if db_path else db.default_path())

@@ -1,0 +1,218 @@
+"""The history's subcommands:
+
+    spit-tui stats [--player NAME] [--vs NAME] [--json] [--db FILE]
+    spit-tui history [--limit N] [--db FILE]
+    spit-tui export GAME_ID FILE [--db FILE]
+
+Bad arguments or a history that cannot be read: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from pathlib import Path
+
+from spit_tui.command import Parser, UsageError, fail, shown, write_out
+from spit_tui.store import db
+from spit_tui.store.stats import PlayerStats, all_stats, sparkline
+
+
+def _parser(prog: str, description: str) -> argparse.ArgumentParser:
+    p = Parser(prog=f"spit-tui {prog}", description=description)
+    p.add_argument("--db", metavar="FILE", help="the history file (default: user data directory)")
+    return p
+
+
+def _open(args: argparse.Namespace) -> sqlite3.Connection | None:
+    """The history to read; None when there is none yet at the default place
+    (nothing played yet is not an error; a --db that does not exist is)."""
+    path = Path(args.db) if args.db else db.default_path()
+    if not args.db and not path.exists():
+        return None
+    return db.connect_read(path)
+
+
+def _start(
+    parser: argparse.ArgumentParser, argv: list[str], empty: str
+) -> tuple[argparse.Namespace, sqlite3.Connection] | int:
+    """Parse and open the history; an exit status instead when there is nothing to
+    do (--help, a bad argument, a history that cannot be read, or none yet:
+    then `empty` is said, or is the one-line failure if it starts with '!')."""
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as e:
+        return fail(str(e))
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    try:
+        conn = _open(args)
+    except db.HistoryError as e:
+        return fail(str(e))
+    if conn is None:
+        if empty.startswith("!"):
+            return fail(empty[1:])
+        write_out(empty + "\n")
+        return 0
+    return args, conn
+
+
+# -- stats --------------------------------------------------------------------------
+
+
+def _mmss(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    m, s = divmod(round(seconds), 60)
+    return f"{m}:{s:02d}"
+
+
+def _as_json(s: PlayerStats) -> dict[str, object]:
+    d = s._asdict()
+    d["interval"] = [round(x, 4) for x in s.interval]
+    d["last"] = [round(x, 1) for x in s.last]
+    return d
+
+
+def stats_main(argv: list[str]) -> int:
+    p = _parser("stats", "Each player's record over the stored games.")
+    p.add_argument("--player", metavar="NAME", help="only this player")
+    p.add_argument("--vs", metavar="NAME", help="only games against this player (head to head)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    started = _start(p, argv, "No finished games yet.")
+    if isinstance(started, int):
+        return started
+    args, conn = started
+    try:
+        figures = all_stats(conn, args.player, args.vs)
+        head = all_stats(conn, args.vs, args.player) if args.player and args.vs else []
+    finally:
+        conn.close()
+    if args.json:
+        write_out(json.dumps({"players": [_as_json(s) for s in figures + head]}, indent=2) + "\n")
+        return 0
+    if not figures:
+        who = f" for {args.player}" if args.player else ""
+        write_out(f"No finished games{who}{f' against {args.vs}' if args.vs else ''} yet.\n")
+        return 0
+    _print_stats(figures + head, args.player, args.vs)
+    return 0
+
+
+def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    title = "spit-tui stats" + (f" · {player} against {vs}" if player and vs else "")
+    t = Table(title=title)
+    for col, just in (
+        ("player", "left"), ("games", "right"), ("wins", "right"), ("win rate (95%)", "right"),
+        ("streak", "right"), ("best", "right"), ("cards/min", "right"),
+        ("reaction", "right"), ("races won:lost", "right"), ("slaps", "right"),
+        ("best win", "right"), ("last 20 (cards/min)", "left"),
+    ):
+        t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+    for s in figures:
+        lo, hi = s.interval
+        marks = "".join("W" if w else "·" for w in s.last_won)
+        t.add_row(
+            s.name, str(s.games), str(s.wins),
+            f"{s.win_rate:.0%} ({lo:.0%}-{hi:.0%})", str(s.streak), str(s.best_streak),
+            f"{s.cards_per_minute:.1f}",
+            "-" if s.median_reaction_s is None else f"{s.median_reaction_s:.2f} s",
+            f"{s.races_won}:{s.races_lost}", str(s.slaps_won), _mmss(s.best_win_s),
+            f"{sparkline(s.last)}\n{marks}",
+        )
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    console.print(t)
+
+
+# -- history ------------------------------------------------------------------------
+
+
+def history_main(argv: list[str]) -> int:
+    p = _parser("history", "The stored games, newest first.")
+    p.add_argument("--limit", type=_count, default=20, metavar="N", help="at most N games (20)")
+    started = _start(p, argv, "No games stored yet.")
+    if isinstance(started, int):
+        return started
+    args, conn = started
+    try:
+        games = conn.execute(
+            "SELECT id, started, left_name, right_name, result, finished, play_seconds, rounds,"
+            " variant FROM games ORDER BY id DESC LIMIT ?",
+            (args.limit,),
+        ).fetchall()
+    finally:
+        conn.close()
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="spit-tui history")
+    for col in ("id", "date", "players", "result", "length", "rounds", "variant"):
+        t.add_column(col, no_wrap=True)
+    for gid, started, left, right, result, finished, secs, rounds, variant in games:
+        if not finished:
+            outcome = "unfinished"
+        elif result in ("L", "R"):
+            outcome = f"{left if result == 'L' else right} won"
+        else:
+            outcome = "-"
+        date = str(started).replace("T", " ")[:16]
+        t.add_row(
+            str(gid), date, f"{left} v {right}", outcome, _mmss(secs), str(rounds), variant
+        )
+    if games:
+        Console().print(t)
+    else:
+        write_out("No games stored yet.\n")
+    return 0
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {shown(text)!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
+    return n
+
+
+# -- export -------------------------------------------------------------------------
+
+
+def game_record(conn: sqlite3.Connection, game_id: int) -> str | None:
+    row = conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def export_main(argv: list[str]) -> int:
+    p = _parser("export", "Write a stored game's record to a file (replay it with 'replay FILE').")
+    p.add_argument("game_id", type=_count, metavar="GAME_ID")
+    p.add_argument("file", metavar="FILE", help="a new file ('-' for standard output)")
+    started = _start(p, argv, "!no games stored yet")
+    if isinstance(started, int):
+        return started
+    args, conn = started
+    try:
+        text = game_record(conn, args.game_id)
+    finally:
+        conn.close()
+    if text is None:
+        return fail(f"no game {args.game_id} in the history ('spit-tui history' lists them)")
+    if args.file == "-":
+        write_out(text)
+        return 0
+    try:
+        with open(args.file, "x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        return fail(f"{args.file} already exists: choose a new file name")
+    except OSError as e:
+        return fail(f"cannot write {args.file}: {e.strerror or e}")
+    write_out(f"Game {args.game_id} written to {args.file}\n")
+    return 0
