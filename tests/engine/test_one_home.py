@@ -138,3 +138,45 @@ def test_no_engine_name_reads_as_an_action_class_in_capitals() -> None:
             if isinstance(t, ast.Name)
         }
         assert (assigned | _imported_names(tree)) & shadows == set(), name
+
+
+# -- exhaustive action dispatch ----------------------------------------------------
+
+DISPATCHERS = {
+    "engine/rules.py": ["check", "malformed"],
+    "engine/game.py": ["_do"],
+    "engine/notation.py": ["format_action"],
+    "app/walkthrough.py": ["describe"],
+    "players/view.py": ["still_legal"],
+    "players/policy.py": ["score"],
+}
+ACTION_CLASSES = {"Play", "Fill", "Flip", "Ready", "Slap"}
+
+
+def _functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
+    return {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+
+
+def test_every_action_dispatch_is_an_exhaustive_match() -> None:
+    """`match action: ... case _: not_an_action(action)` (typed like
+    assert_never, so mypy flags a missing kind), never an isinstance ladder
+    whose last branch takes anything else for a Flip or a Slap."""
+    for name, funcs in DISPATCHERS.items():
+        defs = _functions(ast.parse((SRC / name).read_text()))
+        for fn in funcs:
+            body = defs[fn]
+            matches = [n for n in ast.walk(body) if isinstance(n, ast.Match)]
+            assert matches, f"{name}:{fn} has no match"
+            last = matches[0].cases[-1]
+            assert isinstance(last.pattern, ast.MatchAs) and last.pattern.name is None
+            call = last.body[0]
+            assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call)
+            assert isinstance(call.value.func, ast.Name)
+            assert call.value.func.id == "not_an_action", f"{name}:{fn}"
+            ladders = [
+                n for n in ast.walk(body)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                and n.func.id == "isinstance" and len(n.args) == 2
+                and isinstance(n.args[1], ast.Name) and n.args[1].id in ACTION_CLASSES
+            ]
+            assert ladders == [], f"{name}:{fn} still branches with isinstance"

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from spit_tui.app.cards import card_face
 from spit_tui.engine import (
+    Card,
     Event,
     Fill,
     Flip,
@@ -19,6 +20,7 @@ from spit_tui.engine import (
     Ready,
     Slap,
     complete_position,
+    not_an_action,
     parse_position,
 )
 from spit_tui.keys.reserved import RESERVED
@@ -147,17 +149,25 @@ def describe(event: Event) -> str:
     """One line about what just happened, for the help page's feedback."""
     a = event.action
     who = a.player.label.upper()
-    if isinstance(a, Play) and event.card is not None:
-        where = "the pile" if event.position.single_pile else f"pile {'ab'[a.pile]}"
-        return f"✓ {who} played {card_face(event.card).plain} on {where}"
-    if isinstance(a, Fill) and event.card is not None:
-        return f"✓ {who} moved {card_face(event.card).plain} into slot {a.dst + 1}"
-    if isinstance(a, Flip):
-        return f"✓ {who} turned up stockpile {a.slot + 1}"
-    if isinstance(a, Ready):
-        if event.spat:
-            return "✓ spit! " + ", ".join(card_face(c).plain for _, c in event.spat)
-        return f"✓ {who} is ready"
-    if isinstance(a, Slap):
-        return f"✓ {who} slapped pile {'ab'[a.pile]} first"
-    return "✓ done"
+    match a:
+        case Play() | Fill() if event.card is None:
+            return "✓ done"  # not reached: a play or a fill always moves a card
+        case Play():
+            where = "the pile" if event.position.single_pile else f"pile {'ab'[a.pile]}"
+            return f"✓ {who} played {_face(event.card)} on {where}"
+        case Fill():
+            return f"✓ {who} moved {_face(event.card)} into slot {a.dst + 1}"
+        case Flip():
+            return f"✓ {who} turned up stockpile {a.slot + 1}"
+        case Ready():
+            if event.spat:
+                return "✓ spit! " + ", ".join(_face(c) for _, c in event.spat)
+            return f"✓ {who} is ready"
+        case Slap():
+            return f"✓ {who} slapped pile {'ab'[a.pile]} first"
+        case _:
+            not_an_action(a)
+
+
+def _face(c: Card | None) -> str:
+    return card_face(c).plain if c is not None else "?"

@@ -3,7 +3,7 @@
 Everything a front end needs is re-exported here.
 """
 
-from .actions import Action, Fill, Flip, Play, Ready, Slap
+from .actions import Action, Fill, Flip, Play, Ready, Slap, not_an_action
 from .cards import Card, adjacent, card, full_deck, missing_cards
 from .errors import NotationError, PositionError, Refusal, RefusalKind
 from .events import EndReason, Event, RoundEnd
@@ -26,6 +26,6 @@ __all__ = [
     "Ready", "Record", "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot",
     "Source", "Stamp", "Variant", "adjacent", "card", "check_position", "complete_position",
     "format_action", "format_position", "format_record", "full_deck", "missing_cards",
-    "parse_action", "parse_position", "parse_record", "position_problem", "replay",
+    "not_an_action", "parse_action", "parse_position", "parse_record", "position_problem", "replay",
     "replay_record",
 ]

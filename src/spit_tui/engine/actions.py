@@ -10,6 +10,7 @@ action (a NamedTuple Play(L, 1, 0) would equal Fill(L, 1, 0)).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Never, NoReturn
 
 from .position import Player
 
@@ -56,6 +57,16 @@ class Slap:
 
 
 Action = Play | Fill | Flip | Ready | Slap
+
+
+def not_an_action(value: Never) -> NoReturn:
+    """The `case _:` of every `match` over an Action.
+
+    Typed like `typing.assert_never`, so mypy flags a match that forgets one
+    kind of action; at run time a caller that passed something that is not an
+    action at all (None, a string such as "L1a") gets a TypeError that says so.
+    """
+    raise TypeError(f"not an action: {value!r} (expected Play, Fill, Flip, Ready or Slap)")
 
 
 # Every possible action, built once: move generation hands these out instead of

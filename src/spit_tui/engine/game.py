@@ -2,7 +2,10 @@
 
 The pokerkit trio for every action: `verify` raises a `Refusal` with a full
 sentence, `can` answers yes/no, `apply` changes the state and returns an
-immutable `Event`. Actions are applied strictly in call order (D5); the
+immutable `Event`. Every public entry point refuses a malformed action (a
+player that is not a `Player`, a slot or pile that is not an int, or out of
+range) with a `Refusal`, the state unchanged, and raises TypeError for
+something that is not an action at all. Actions are applied strictly in call order (D5); the
 caller (the app's single input path) is responsible for calling in arrival
 order.
 """
@@ -10,9 +13,10 @@ order.
 from __future__ import annotations
 
 import random
+from typing import NoReturn
 
 from . import rules
-from .actions import READIES, SLAPS, Action, Fill, Flip, Play, Ready, Slap
+from .actions import READIES, SLAPS, Action, Fill, Flip, Play, Ready, Slap, not_an_action
 from .deal import deal_round, fresh_hands
 from .errors import Refusal, RefusalKind
 from .events import Event
@@ -20,11 +24,13 @@ from .loading import check_position, settle_loaded
 from .notation import format_action, format_position
 from .options import Options
 from .position import (
+    LEFT,
     PHASE_OVER,
     PHASE_PLAY,
     PHASE_SLAP,
     PHASE_SPIT,
     PLAYERS,
+    RIGHT,
     Player,
     Position,
     Side,
@@ -69,40 +75,35 @@ class Game:
         return self._pos.phase is PHASE_OVER
 
     # -- the trio -------------------------------------------------------------
+    # `problem` is the one place a refusal is decided; `verify` raises it,
+    # `can` is its yes/no, and `apply` asks the rules once on its fast path and
+    # goes through `verify` only when they object.
 
     def problem(self, action: Action) -> tuple[RefusalKind, str] | None:
-        """Why `action` would be refused now (D5 lost races included), or None."""
+        """Why `action` would be refused now (D5 lost races included), or None.
+
+        A malformed action (a player that is not a `Player`, a slot or pile
+        that is not an int) is refused like an illegal one; something that is
+        not an action at all raises TypeError."""
         prob = rules.check(self._pos, action, self.options)
         if prob is None or prob[0] is RefusalKind.NOTICE:
             return prob
-        # D5: a lost race needs the opponent to have acted since this player's
-        # own latest action; otherwise the player's own move changed things.
-        before = self._before[1 - action.player]
-        if (
-            self._last_actor == 1 - action.player
-            and before is not None
-            and rules.check(before, action, self.options) is None
-        ):
-            other = Player(1 - action.player).label
-            return RefusalKind.LOST_RACE, f"too late: the {other} player was first"
-        return prob
+        return self._lost_race(action) or prob
 
     def verify(self, action: Action) -> None:
+        """Raise the `Refusal` that `problem` describes, if there is one."""
         prob = self.problem(action)
         if prob is not None:
-            raise Refusal(prob[0], prob[1], format_action(action), format_position(self._pos))
+            shown = format_action(action) if rules.malformed(action) is None else repr(action)
+            raise Refusal(prob[0], prob[1], shown, format_position(self._pos))
 
     def can(self, action: Action) -> bool:
-        return rules.check(self._pos, action, self.options) is None
+        return self.problem(action) is None
 
     def apply(self, action: Action) -> Event:
         """Apply `action` or raise `Refusal`; on refusal nothing changes."""
         before = self._pos
-        if type(action) is Play:
-            problem = rules.check_play(before, action)
-        else:
-            problem = rules.check(before, action, self.options)
-        if problem is not None:
+        if rules.check(before, action, self.options) is not None:
             self.verify(action)  # raises with the full reason (D5 included)
         event = self._do(action)
         self._before[action.player] = before
@@ -134,32 +135,27 @@ class Game:
     def slap(self, player: Player, pile: int) -> Event:
         return self.apply(Slap(player, pile))
 
-    def can_play(self, player: Player, slot: int, pile: int) -> bool:
-        return rules.check_play(self._pos, Play(player, slot, pile)) is None
-
-    def can_fill(self, player: Player, src: int, dst: int) -> bool:
-        return rules.check_fill(self._pos, Fill(player, src, dst)) is None
-
-    def can_ready(self, player: Player) -> bool:
-        return rules.check_ready(self._pos, Ready(player), self.options) is None
-
     # -- queries ----------------------------------------------------------------
 
     def legal_actions(self, player: Player) -> list[Action]:
         """Every action `player` could apply right now (notices excluded)."""
+        if player is not LEFT and player is not RIGHT:
+            _not_a_player(player)
         pos = self._pos
         phase = pos.phase
         if phase is PHASE_PLAY:
             return rules.moves(pos, player, self.options)
         if phase is PHASE_SPIT:
-            return [READIES[player]] if self.can_ready(player) else []
+            ready = READIES[player]
+            return [ready] if rules.check_ready(pos, ready, self.options) is None else []
         if phase is PHASE_SLAP:
             return list(SLAPS[player][: len(pos.piles)])
         return []
 
     def can_act(self, player: Player) -> bool:
+        if player is not LEFT and player is not RIGHT:
+            _not_a_player(player)
         return rules.can_act(self._pos, player, self.options)
-
 
     @property
     def stuck(self) -> bool:
@@ -173,21 +169,41 @@ class Game:
 
     # -- internals --------------------------------------------------------------
 
+    def _lost_race(self, action: Action) -> tuple[RefusalKind, str] | None:
+        """D5: a refusal is a lost race when the opponent acted since this
+        player's own latest action and the action was legal just before that;
+        otherwise the player's own move changed things."""
+        player = action.player
+        if player is not LEFT and player is not RIGHT:
+            return None  # malformed: no race to lose
+        other = player.other
+        before = self._before[other]
+        if (
+            self._last_actor is other
+            and before is not None
+            and rules.check(before, action, self.options) is None
+        ):
+            return RefusalKind.LOST_RACE, f"too late: the {other.label} player was first"
+        return None
+
     def _do(self, action: Action) -> Event:
         pos = self._pos
         opts = self.options
-        revealed = None
-        if isinstance(action, Play):
-            pos, card, revealed = rules.move_play(pos, action, opts)
-        elif isinstance(action, Fill):
-            pos, card, revealed = rules.move_fill(pos, action, opts)
-        elif isinstance(action, Flip):
-            pos, card = rules.move_flip(pos, action)
-        elif isinstance(action, Ready):
-            return self._ready(action)
-        else:
-            pos, summary = resolve_slap(pos, action.player, action.pile, self.rng)
-            return Event(action, pos, round_over=summary, winner=pos.winner)
+        match action:
+            case Play():
+                pos, card, revealed = rules.move_play(pos, action, opts)
+            case Fill():
+                pos, card, revealed = rules.move_fill(pos, action, opts)
+            case Flip():
+                pos, card = rules.move_flip(pos, action)
+                revealed = None
+            case Ready():
+                return self._ready(action)
+            case Slap():
+                pos, summary = resolve_slap(pos, action.player, action.pile, self.rng)
+                return Event(action, pos, round_over=summary, winner=pos.winner)
+            case _:
+                not_an_action(action)
         pos, stuck, end = settle(pos, action.player, opts, self.rng)
         return Event.fast(action, pos, card, revealed, stuck, end)
 
@@ -200,6 +216,11 @@ class Game:
         pos, spat = rules.move_spit(pos)
         pos, stuck, end = settle(pos, action.player, self.options, self.rng)
         return Event(action, pos, spat=spat, stuck=stuck, round_over=end, winner=pos.winner)
+
+
+def _not_a_player(player: object) -> NoReturn:
+    """A query about a player needs a `Player`; ints and bools are not players."""
+    raise TypeError(f"not a player: {player!r} (expected Player.LEFT or Player.RIGHT)")
 
 
 def replay(game: Game, actions: list[Action]) -> list[Event]:

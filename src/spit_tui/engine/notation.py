@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from .actions import Action, Fill, Flip, Play, Ready, Slap
+from .actions import Action, Fill, Flip, Play, Ready, Slap, not_an_action
 from .cards import Card, card, missing_cards
 from .errors import NotationError
 from .loading import check_position
@@ -248,16 +248,19 @@ def _pile_letter(pile: int) -> str:
 
 
 def format_action(a: Action) -> str:
-    who = a.player.letter
-    if isinstance(a, Play):
-        return f"{who}{a.slot + 1}{_pile_letter(a.pile)}"
-    if isinstance(a, Fill):
-        return f"{who}{a.src + 1}>{a.dst + 1}"
-    if isinstance(a, Flip):
-        return f"{who}{a.slot + 1}^"
-    if isinstance(a, Ready):
-        return f"{who}!"
-    return f"{who}*{_pile_letter(a.pile)}"
+    match a:
+        case Play(player, slot, pile):
+            return f"{player.letter}{slot + 1}{_pile_letter(pile)}"
+        case Fill(player, src, dst):
+            return f"{player.letter}{src + 1}>{dst + 1}"
+        case Flip(player, slot):
+            return f"{player.letter}{slot + 1}^"
+        case Ready(player):
+            return f"{player.letter}!"
+        case Slap(player, pile):
+            return f"{player.letter}*{_pile_letter(pile)}"
+        case _:
+            not_an_action(a)
 
 
 def parse_action(text: str) -> Action:

@@ -104,6 +104,12 @@ class Side(NamedTuple):
         s = self.slots
         return not (s[0].cards or s[1].cards or s[2].cards or s[3].cards or s[4].cards)
 
+    @property
+    def has_gap(self) -> bool:
+        """R9: some stockpile slot is empty (unrolled like `cleared`)."""
+        s = self.slots
+        return not (s[0].cards and s[1].cards and s[2].cards and s[3].cards and s[4].cards)
+
     def with_slot(self, i: int, slot: Slot) -> Side:
         """A copy with slot `i` replaced (hot path: every play and fill)."""
         slots = list(self.slots)
@@ -148,6 +154,35 @@ class Position(NamedTuple):
         for pile in self.piles:
             out.extend(pile)
         return out
+
+    def with_slot(
+        self,
+        player: Player,
+        i: int,
+        cards: tuple[Card, ...],
+        up: bool,
+        piles: tuple[tuple[Card, ...], ...] | None = None,
+    ) -> Position:
+        """A copy with slot `i` of `player`'s side set to `Slot(cards, up)` (and
+        optionally the piles replaced): every play and flip, in one call that
+        builds all three records (fields in declared order)."""
+        sides = self.sides
+        side = sides[player]
+        slots = list(side.slots)
+        slots[i] = _new(Slot, (cards, up))
+        new = _new(Side, (tuple(slots), side.spit, side.ready))
+        return _new(
+            Position,
+            (
+                self.phase,
+                self.round,
+                (new, sides[1]) if player == 0 else (sides[0], new),
+                self.piles if piles is None else piles,
+                self.spitter,
+                self.scores,
+                self.winner,
+            ),
+        )
 
     def with_side(
         self, player: Player, side: Side, piles: tuple[tuple[Card, ...], ...] | None = None

@@ -6,17 +6,19 @@
 
 from __future__ import annotations
 
-from .actions import FILLS, FLIPS, PLAYS, Action, Fill, Flip, Play, Ready, Slap
+from .actions import FILLS, FLIPS, PLAYS, Action, Fill, Flip, Play, Ready, Slap, not_an_action
 from .cards import ADJACENT, NEAR, Card, adjacent
 from .errors import RefusalKind
 from .options import Options
 from .position import (
     EMPTY_SLOT,
+    LEFT,
     PHASE_OVER,
     PHASE_PLAY,
     PHASE_SLAP,
     PHASE_SPIT,
     PLAYERS,
+    RIGHT,
     SLOTS,
     Phase,
     Player,
@@ -59,18 +61,36 @@ def _slot_problem(side: Side, slot: int, verb: str) -> Problem | None:
     return None
 
 
+def malformed(a: Action) -> Problem | None:
+    """Fields no rule is about: a player that is not Player.LEFT or Player.RIGHT
+    (an int or a bool is not a player), a slot or pile that is not an int.
+    Such an action is refused before any rule looks at it; out-of-range ints
+    are the rules' to refuse ("there is no stockpile 6")."""
+    p = a.player
+    if p is not LEFT and p is not RIGHT:
+        return RefusalKind.ILLEGAL, f"not a move: {p!r} is not a player (left or right)"
+    match a:
+        case Play(slot=slot, pile=pile):
+            fields: tuple[tuple[str, object], ...] = (("slot", slot), ("pile", pile))
+        case Fill(src=src, dst=dst):
+            fields = (("slot", src), ("slot", dst))
+        case Flip(slot=slot):
+            fields = (("slot", slot),)
+        case Slap(pile=pile):
+            fields = (("pile", pile),)
+        case Ready():
+            fields = ()
+        case _:
+            not_an_action(a)
+    for name, value in fields:
+        if type(value) is not int:
+            return RefusalKind.ILLEGAL, f"not a move: {value!r} is not a {name} number"
+    return None
+
+
 def check_play(pos: Position, a: Play) -> Problem | None:
-    # The common case (a legal play) is decided inline; anything else takes
-    # the slower path that works out which rule it breaks.
-    if pos.phase is PHASE_PLAY and 0 <= a.slot < SLOTS and 0 <= a.pile < len(pos.piles):
-        s = pos.sides[a.player].slots[a.slot]
-        pile = pos.piles[a.pile]
-        if s.up and pile and ADJACENT[s.cards[-1].rank][pile[-1].rank]:
-            return None
-    return _play_problem(pos, a)
-
-
-def _play_problem(pos: Position, a: Play) -> Problem | None:
+    if (p := malformed(a)) is not None:
+        return p
     if (p := _phase_problem(pos, PHASE_PLAY)) is not None:
         return p
     side = pos.sides[a.player]
@@ -90,10 +110,10 @@ def _play_problem(pos: Position, a: Play) -> Problem | None:
 
 
 def check_fill(pos: Position, a: Fill) -> Problem | None:
-    if (p := _phase_problem(pos, PHASE_PLAY)) is not None:
+    if (p := malformed(a) or _phase_problem(pos, PHASE_PLAY)) is not None:
         return p
     side = pos.sides[a.player]
-    if not any(not s.cards for s in side.slots):
+    if not side.has_gap:
         return RefusalKind.ILLEGAL, "no empty slot to fill"
     if (p := _slot_problem(side, a.src, "move")) is not None:
         return p
@@ -107,6 +127,8 @@ def check_fill(pos: Position, a: Fill) -> Problem | None:
 
 
 def check_flip(pos: Position, a: Flip, opts: Options) -> Problem | None:
+    if (p := malformed(a)) is not None:
+        return p
     if not opts.manual_flip:
         return RefusalKind.ILLEGAL, "cards turn up by themselves"
     if (p := _phase_problem(pos, PHASE_PLAY)) is not None:
@@ -129,16 +151,21 @@ def spitters(pos: Position) -> tuple[Player, ...]:
     """
     if not any(pos.piles):
         return PLAYERS
-    return tuple(p for p in PLAYERS if pos.sides[p].spit)
+    left, right = pos.sides  # unrolled: asked on every ready and every spit phase
+    if left.spit:
+        return PLAYERS if right.spit else (LEFT,)
+    return (RIGHT,) if right.spit else ()
 
 
 def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
+    if a.player is not LEFT and a.player is not RIGHT:
+        return malformed(a)
     if pos.phase is PHASE_PLAY:
         who = [p.label for p in PLAYERS if can_act(pos, p, opts)]
         named = "both" if len(who) == 2 else who[0] if who else "a player"
         return RefusalKind.ILLEGAL, f"no spit yet: {named} can still play"
-    if (p := _phase_problem(pos, PHASE_SPIT)) is not None:
-        return p
+    if pos.phase is not PHASE_SPIT:
+        return _phase_problem(pos, PHASE_SPIT)
     side = pos.sides[a.player]
     if a.player not in spitters(pos):
         return RefusalKind.NOTICE, "no spit card: the other spits alone"
@@ -148,7 +175,7 @@ def check_ready(pos: Position, a: Ready, opts: Options) -> Problem | None:
 
 
 def check_slap(pos: Position, a: Slap) -> Problem | None:
-    if (p := _phase_problem(pos, PHASE_SLAP)) is not None:
+    if (p := malformed(a) or _phase_problem(pos, PHASE_SLAP)) is not None:
         return p
     if not 0 <= a.pile < len(pos.piles):
         return RefusalKind.ILLEGAL, "there is no such spit pile"
@@ -156,18 +183,36 @@ def check_slap(pos: Position, a: Slap) -> Problem | None:
 
 
 def check(pos: Position, a: Action, opts: Options) -> Problem | None:
-    """The reason `a` may not happen in `pos`, or None if it may."""
-    if type(a) is Play:
-        return check_play(pos, a)
-    if isinstance(a, Play):
-        return check_play(pos, a)
-    if isinstance(a, Fill):
-        return check_fill(pos, a)
-    if isinstance(a, Ready):
-        return check_ready(pos, a, opts)
-    if isinstance(a, Slap):
-        return check_slap(pos, a)
-    return check_flip(pos, a, opts)
+    """The reason `a` may not happen in `pos`, or None if it may; a malformed
+    action is refused like an illegal one, and a non-action is a TypeError."""
+    match a:
+        case Play(player=player, slot=slot, pile=pile):
+            # By far the most frequent case, and a legal play is decided here
+            # inline (the hot path of every game); anything else takes
+            # check_play, which works out which rule it breaks.
+            if (
+                pos.phase is PHASE_PLAY
+                and (player is LEFT or player is RIGHT)
+                and type(slot) is int
+                and type(pile) is int
+                and 0 <= slot < SLOTS
+                and 0 <= pile < len(pos.piles)
+            ):
+                s = pos.sides[player].slots[slot]
+                cards = pos.piles[pile]
+                if s.up and cards and ADJACENT[s.cards[-1].rank][cards[-1].rank]:
+                    return None
+            return check_play(pos, a)
+        case Fill():
+            return check_fill(pos, a)
+        case Flip():
+            return check_flip(pos, a, opts)
+        case Ready():
+            return check_ready(pos, a, opts)
+        case Slap():
+            return check_slap(pos, a)
+        case _:
+            not_an_action(a)
 
 
 # -- what a player can do ----------------------------------------------------
@@ -235,7 +280,10 @@ def can_act(pos: Position, player: Player, opts: Options) -> bool:
 
 
 def any_can_act(pos: Position, opts: Options) -> bool:
-    wanted = _wanted(pos.piles)
+    wanted = 0  # _wanted inlined: this runs after every action
+    for p in pos.piles:
+        if p:
+            wanted |= NEAR[p[-1].rank]
     manual = opts.manual_flip
     return _slots_can_act(pos.sides[0].slots, wanted, manual) or _slots_can_act(
         pos.sides[1].slots, wanted, manual
@@ -259,23 +307,15 @@ def _take_top(slot: Slot, opts: Options) -> tuple[Card, Slot, Card | None]:
 
 def move_play(pos: Position, a: Play, opts: Options) -> tuple[Position, Card, Card | None]:
     # The engine's hottest path: the slot is lifted inline rather than by
-    # _take_top, and every record is built with its fast constructor.
-    player = a.player
-    side = pos.sides[player]
-    cards = side.slots[a.slot].cards
+    # _take_top (D3 the same way), and Position.with_slot builds the records.
+    cards = pos.sides[a.player].slots[a.slot].cards
     c = cards[-1]
     rest = cards[:-1]
-    revealed = None
-    if not rest:
-        slot = EMPTY_SLOT
-    elif opts.manual_flip:
-        slot = Slot.fast(rest, False)
-    else:
-        slot = Slot.fast(rest, True)
-        revealed = rest[-1]
+    up = not opts.manual_flip if rest else False
     piles = list(pos.piles)
     piles[a.pile] += (c,)
-    return pos.with_side(player, side.with_slot(a.slot, slot), tuple(piles)), c, revealed
+    new = pos.with_slot(a.player, a.slot, rest, up, tuple(piles))
+    return new, c, rest[-1] if up else None
 
 
 def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Card | None]:
@@ -288,7 +328,7 @@ def move_fill(pos: Position, a: Fill, opts: Options) -> tuple[Position, Card, Ca
 def move_flip(pos: Position, a: Flip) -> tuple[Position, Card]:
     side = pos.sides[a.player]
     s = side.slots[a.slot]
-    return pos.with_side(a.player, side.with_slot(a.slot, Slot.fast(s.cards, True))), s.cards[-1]
+    return pos.with_slot(a.player, a.slot, s.cards, True), s.cards[-1]
 
 
 def move_spit(pos: Position) -> tuple[Position, tuple[tuple[int, Card], ...]]:

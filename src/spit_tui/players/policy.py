@@ -54,7 +54,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from spit_tui.engine import Action, Card, Fill, Flip, Play, Slap, adjacent
+from spit_tui.engine import Action, Card, Fill, Flip, Play, Ready, Slap, adjacent, not_an_action
 
 from .view import View
 
@@ -118,16 +118,22 @@ class SmartPolicy:
         self.name = name
 
     def score(self, view: View, action: Action) -> float:
+        match action:
+            case Play(slot=slot, pile=pile):
+                return self._score_play(view, slot, pile)
+            case Fill(src=src):
+                w, down = self.w, view.mine.down(src)
+                return w.fill + (w.reveal + w.depth * down if down else 0.0)
+            case Flip():
+                return self.w.flip
+            case Ready() | Slap():
+                return 0.0  # not play-phase candidates: never ranked against plays
+            case _:
+                not_an_action(action)
+
+    def _score_play(self, view: View, slot: int, pile: int) -> float:
         w = self.w
         mine = view.mine
-        if isinstance(action, Flip):
-            return w.flip
-        if isinstance(action, Fill):
-            down = mine.down(action.src)
-            return w.fill + (w.reveal + w.depth * down if down else 0.0)
-        if not isinstance(action, Play):
-            return 0.0
-        slot, pile = action.slot, action.pile
         c = mine.tops[slot]
         assert c is not None
         s = w.play

@@ -29,6 +29,7 @@ from spit_tui.engine import (
     Side,
     Slap,
     adjacent,
+    not_an_action,
 )
 
 
@@ -175,29 +176,28 @@ def must_say_spit(view: View) -> bool:
 
 def still_legal(view: View, action: Action) -> bool:
     """Whether a planned action still makes sense on the table as it is now."""
-    if isinstance(action, Play):
-        if view.phase is not Phase.PLAY or view.counting_down:
-            return False
-        c = view.sides[action.player].tops[action.slot]
-        t = view.pile_tops[action.pile] if action.pile < len(view.pile_tops) else None
-        return c is not None and t is not None and adjacent(c, t)
-    if isinstance(action, Fill):
-        side = view.sides[action.player]
-        return (
-            view.phase is Phase.PLAY
-            and not view.counting_down
-            and side.sizes[action.dst] == 0
-            and side.tops[action.src] is not None
-            and side.sizes[action.src] > 1
-        )
-    if isinstance(action, Flip):
-        side = view.sides[action.player]
-        return (
-            view.phase is Phase.PLAY
-            and side.sizes[action.slot] > 0
-            and (side.tops[action.slot] is None)
-        )
-    if isinstance(action, Ready):
-        return must_say_spit(view)
-    assert isinstance(action, Slap)
-    return view.phase is Phase.SLAP
+    match action:
+        case Play(player, slot, pile):
+            if view.phase is not Phase.PLAY or view.counting_down:
+                return False
+            c = view.sides[player].tops[slot]
+            t = view.pile_tops[pile] if pile < len(view.pile_tops) else None
+            return c is not None and t is not None and adjacent(c, t)
+        case Fill(player, src, dst):
+            side = view.sides[player]
+            return (
+                view.phase is Phase.PLAY
+                and not view.counting_down
+                and side.sizes[dst] == 0
+                and side.tops[src] is not None
+                and side.sizes[src] > 1
+            )
+        case Flip(player, slot):
+            side = view.sides[player]
+            return view.phase is Phase.PLAY and side.sizes[slot] > 0 and side.tops[slot] is None
+        case Ready():
+            return must_say_spit(view)
+        case Slap():
+            return view.phase is Phase.SLAP
+        case _:
+            not_an_action(action)
