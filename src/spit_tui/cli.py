@@ -121,8 +121,22 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _level(text: str) -> str:
+    from spit_tui.players.ladder import level_choices, level_named
+
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        level_named(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {shown(text)!r} (choose {level_choices()} or auto)"
+        ) from None
+    return text.strip().lower()
+
+
 def _add_computer_options(p: argparse.ArgumentParser) -> None:
-    from spit_tui.players.bot import LEVEL_NAMES
+    from spit_tui.players.ladder import level_choices
 
     p.add_argument(
         "--vs-computer",
@@ -131,8 +145,14 @@ def _add_computer_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--level",
-        choices=LEVEL_NAMES,
-        help="how good the computer is (default normal)",
+        type=_level,
+        metavar="LEVEL",
+        help=(
+            f"how good the computer is: {level_choices()} (1 the easiest; the help's "
+            "computer page says what each level is like), or auto: it starts where your "
+            "history puts you and moves a level after every round to keep it close "
+            "(default normal)"
+        ),
     )
     p.add_argument(
         "--computer-side",
@@ -233,6 +253,8 @@ def _check_computer(args: argparse.Namespace) -> str | None:
         return "choose one of --vs-computer and --demo"
     if args.level is not None and not (args.vs_computer or args.demo):
         return "--level needs --vs-computer or --demo"
+    if args.level == "auto" and not args.vs_computer:
+        return "--level auto needs --vs-computer"
     if args.computer_side is not None and not args.vs_computer:
         return "--computer-side needs --vs-computer"
     return None
@@ -382,10 +404,17 @@ def _make_app(args: argparse.Namespace, options: Options, position: Position | N
         level = args.level or "normal"
         side = Player.LEFT if args.computer_side == "left" else Player.RIGHT
         seats = {p: level for p in (Player.LEFT, Player.RIGHT)} if args.demo else {side: level}
+        times = None
+        if level == "auto" and not args.no_history:
+            from spit_tui.players.auto import stored_reaction_times
+
+            person = (args.left_name, args.right_name)[side.other]
+            times = stored_reaction_times(person, args.db)
         return ComputerApp(
             computer=seats,
             demo=args.demo,
             bot_seed=args.seed,
+            reaction_times=times,
             options=options,
             seed=args.seed,
             position=position,
@@ -403,7 +432,9 @@ def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
         return
     levels = {}
     if isinstance(app, ComputerApp):
-        levels = {p: level.name for p, level in app.computer.items()}
+        levels = {
+            p: "auto" if p in app.auto_seats else level.name for p, level in app.computer.items()
+        }
     history.names = seat_names((args.left_name, args.right_name), levels)
     app.attach_history(history)
 

@@ -1,6 +1,12 @@
 """`spit-tui sim`: headless bot-against-bot matches in simulated time.
 
     spit-tui sim --games 200 --left hard --right easy [--variant points] [--seed N] [--json]
+    spit-tui sim --left-like NAME --right auto
+
+Levels are the ladder's names or rungs (players/ladder.py). `--right auto` is
+`--level auto`, moving along the ladder between rounds (and keeping its place
+from game to game, as at one table); `--left-like NAME` is a bot with a
+stored player's own card times (the history).
 
 Every game is a real table on a virtual clock (spit_tui.match), so the
 results say how the levels fare against each other at the speeds they would
@@ -33,10 +39,22 @@ from typing import Any
 
 from spit_tui.command import OutputError, Parser, UsageError, fail, shown, write_out
 from spit_tui.engine import Options, Variant
-from spit_tui.match import ROUND_CAP, MatchResult, play_match
-from spit_tui.players.bot import LEVEL_NAMES
+from spit_tui.match import ROUND_CAP, Match, MatchResult, play_match
+from spit_tui.players.auto import AUTO, AutoLevel, stored_reaction_times
+from spit_tui.players.ladder import LADDER, level_choices, level_named, like, start_rung
+from spit_tui.players.level import Level
 
-CHOICES = (*LEVEL_NAMES, "random")
+
+def _level(text: str) -> str:
+    if text.strip().lower() == AUTO:
+        return AUTO
+    try:
+        level_named(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {shown(text)!r} (choose {level_choices()}, random or auto)"
+        ) from None
+    return text.strip().lower()
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,8 +77,8 @@ def game_seeds(seed: int, games: int | None = None) -> Iterator[int]:
 
 
 def stream_games(
-    left: str,
-    right: str,
+    left: Level | str,
+    right: Level | str,
     *,
     games: int | None,
     seed: int,
@@ -69,13 +87,56 @@ def stream_games(
 ) -> Iterator[MatchResult]:
     """Play the games one after another, yielding each result as it finishes:
     nothing is kept, so a run of any length holds constant memory."""
+    if right == AUTO:
+        start = start_rung(None)
+        yield from stream_auto(left, games=games, seed=seed, options=options, start=start)
+        return
     for s in game_seeds(seed, games):
         yield play_match(left, right, seed=s, options=options, round_cap=round_cap)
 
 
+def stream_auto(
+    left: Level | str,
+    *,
+    games: int | None,
+    seed: int,
+    options: Options,
+    start: int,
+    rungs: list[int] | None = None,
+) -> Iterator[MatchResult]:
+    """`left` against `--level auto` on the right, which keeps its aim from game
+    to game as it does at one table in the app. Every rung it took (the start,
+    then one per round) goes into `rungs` when one is given."""
+    auto: AutoLevel | None = None
+    for s in game_seeds(seed, games):
+        m = Match(left, LADDER[start - 1], seed=s, options=options)
+        if auto is None:
+            auto = AutoLevel(m.bots[1], start)
+        else:
+            auto.move_to(m.bots[1])
+        auto.attach()
+        r = m.run()
+        auto.detach()
+        if rungs is not None:
+            rungs.extend(auto.rungs if not rungs else auto.rungs[1:])
+        del auto.rungs[:-1]  # constant memory: only where it stands
+        yield r
+
+
+def run_auto(
+    left: Level | str, *, games: int, seed: int, options: Options, start: int
+) -> tuple[list[MatchResult], list[int]]:
+    """Every result of a run against --level auto, and every rung it took."""
+    rungs: list[int] = []
+    results = list(
+        stream_auto(left, games=games, seed=seed, options=options, start=start, rungs=rungs)
+    )
+    return results, rungs
+
+
 def run_games(
-    left: str,
-    right: str,
+    left: Level | str,
+    right: Level | str,
     *,
     games: int,
     seed: int,
@@ -185,8 +246,20 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     ap.add_argument("--games", type=_whole, default=200, help="games to play (default 200)")
-    ap.add_argument("--left", choices=CHOICES, default="hard", help="left bot's level")
-    ap.add_argument("--right", choices=CHOICES, default="normal", help="right bot's level")
+    levels = f"{level_choices()} or random"
+    ap.add_argument("--left", type=_level, default="hard", help=f"left bot's level ({levels})")
+    ap.add_argument(
+        "--left-like",
+        metavar="NAME",
+        help="the left bot plays with NAME's stored card times (the history) instead",
+    )
+    ap.add_argument(
+        "--right",
+        type=_level,
+        default="normal",
+        help=f"right bot's level ({levels}, or auto: it moves along the ladder to keep it close)",
+    )
+    ap.add_argument("--db", metavar="FILE", help="read --left-like's history from FILE")
     ap.add_argument(
         "--variant", choices=[str(v) for v in Variant], default="standard", help="rules variant"
     )
@@ -276,7 +349,7 @@ def play_run(
 ) -> None:
     """Play the run's games into `tally`, one at a time, until done or stopped."""
     for r in stream_games(
-        args.left,
+        args.left_level,
         args.right,
         games=args.games,
         seed=args.seed,
@@ -297,6 +370,15 @@ def main(argv: list[str] | None = None) -> int:
         return int(e.code or 0)
     if args.games < 1:
         return fail("--games must be at least 1", PROG)
+    if args.left == AUTO:
+        return fail("auto plays against someone: use it on the right", PROG)
+    args.left_level = args.left
+    if args.left_like is not None:
+        times = stored_reaction_times(args.left_like, args.db)
+        if not times:
+            return fail(f"--left-like: no stored card times for {shown(args.left_like)!r}", PROG)
+        args.left_level = like(times, name=f"like {args.left_like}")
+        args.left = args.left_level.name
     started = time.perf_counter()
     tally = Tally()
     stopped: Stopped | None = None

@@ -34,6 +34,10 @@ async def _help_keys(pilot: Pilot[Any]) -> None:
     await pilot.press("f1")  # the key page: no hidden card, F2 to save the game
 
 
+async def _help_computer(pilot: Pilot[Any]) -> None:
+    await pilot.press("f1", "left")  # the last page: what each computer level is like
+
+
 async def _summary(pilot: Pilot[Any]) -> None:
     await advance(pilot, 0.31)
     await press(pilot, "q")  # left slaps pile a
@@ -51,6 +55,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
     "help_keys": (lambda: make_app(seed=1, spat=True), _help_keys),
+    "help_computer": (lambda: make_app(seed=1, spat=True), _help_computer),
     "slap": (lambda: make_app(SLAP), _nothing),
     "summary": (lambda: make_app(SLAP), _summary),
     "over": (lambda: make_app(OVER), _over),

@@ -11,14 +11,14 @@ from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerApp
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, complete_position, parse_position
-from spit_tui.players.bot import LEVELS
+from spit_tui.players.ladder import LEVELS
 from spit_tui.table import Outcome, Table
 
 # Both players can play onto pile a only: the left's 7c and the right's 5d on the 6s.
 RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
 
 
-SHARP = LEVELS["expert"]._replace(overlook=0.0)  # never misses its play here
+SHARP = LEVELS["expert"].replace(overlook=0.0)  # never misses its play here
 
 
 def race_app() -> ComputerApp:
@@ -33,8 +33,9 @@ async def test_a_human_key_beats_a_bot_move_scheduled_later() -> None:
         await settle(pilot)
         table = app.table
         (bot,) = app.bots
-        assert bot._pending is not None and bot._action == Play(Player.RIGHT, 0, 0)
-        due = bot._pending.when
+        plan = bot.plan
+        assert plan is not None and plan.action == Play(Player.RIGHT, 0, 0)
+        due = plan.due
         assert due > table.clock.now()  # the bot's card is still on its way
         await pilot.press("q")  # left stockpile 1 onto pile a
         await settle(pilot)
@@ -57,10 +58,11 @@ async def test_a_bot_move_that_is_due_first_lands_first() -> None:
         await settle(pilot)
         table = app.table
         (bot,) = app.bots
-        assert bot._pending is not None and bot._action == Play(Player.RIGHT, 0, 0)
+        plan = bot.plan
+        assert plan is not None and plan.action == Play(Player.RIGHT, 0, 0)
         clock = table.clock
         assert isinstance(clock, VirtualClock)
-        clock.advance(bot._pending.when + 0.01)
+        clock.advance(plan.due + 0.01)
         app.tick()
         await settle(pilot)
         await pilot.press("q")

@@ -6,7 +6,9 @@ import random
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Options, Player, Position, complete_position, parse_position
-from spit_tui.players.bot import LEVELS, Bot, Level
+from spit_tui.players.bot import Bot
+from spit_tui.players.ladder import LEVELS
+from spit_tui.players.level import Level
 from spit_tui.table import Decision, Table
 
 L, R = Player.LEFT, Player.RIGHT
@@ -18,8 +20,9 @@ def table_at(text: str | Position, options: Options | None = None) -> Table:
 
 
 def sharp(name: str) -> Level:
-    """A level that never overlooks: for tests that need to know its first move."""
-    return LEVELS[name]._replace(overlook=0.0)
+    """A level that never overlooks and keeps an even pace: for tests that need
+    to know its first move and when it comes."""
+    return LEVELS[name].replace(overlook=0.0, form=0.0)
 
 
 def vclock(table: Table) -> VirtualClock:

@@ -9,7 +9,9 @@ import pytest
 from botkit import L, R, run_until_decision, seat, sharp, table_at, vclock
 
 from spit_tui.engine import Game, Phase, Play, Player, Position, Ready, Side, Slot, full_deck
-from spit_tui.players.bot import LEVELS, Bot, Level, Timing
+from spit_tui.players.bot import Bot
+from spit_tui.players.ladder import LEVELS
+from spit_tui.players.level import Level, Timing
 from spit_tui.table import Outcome, Table
 
 
@@ -64,12 +66,12 @@ RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
 def test_a_faster_human_wins_and_the_bot_thinks_again() -> None:
     table = table_at(RACE)
     bot = seat(table, R, sharp("normal"))
-    assert bot._action == Play(R, 0, 0)
+    assert bot.plan is not None and bot.plan.action == Play(R, 0, 0)
     vclock(table).advance(0.2)
     d = table.submit(Play(L, 0, 0), source="key")
     assert d.outcome is Outcome.APPLIED
     # The bot's card no longer fits: it saw it in time and called the reach off.
-    assert bot._action != Play(R, 0, 0)
+    assert bot.plan is None or bot.plan.action != Play(R, 0, 0)
     vclock(table).advance(5)
     assert not [x for x in table.decisions if x.source == "bot" and x.action == "R1a"]
 
@@ -77,8 +79,9 @@ def test_a_faster_human_wins_and_the_bot_thinks_again() -> None:
 def test_a_bot_already_reaching_loses_the_race_as_too_late() -> None:
     table = table_at(RACE)
     bot = seat(table, R, sharp("normal"))
-    assert bot._pending is not None
-    table.clock.tick(bot._commit_at + 0.01)
+    plan = bot.plan
+    assert plan is not None and plan.action == Play(R, 0, 0)
+    table.clock.tick(plan.commit_at + 0.01)
     assert table.submit(Play(L, 0, 0), source="key").outcome is Outcome.APPLIED
     d = run_until_decision(table)
     assert d.action == "R1a"
@@ -90,7 +93,9 @@ def test_bot_moves_go_through_the_table_as_bot_submissions() -> None:
     seat(table, R, sharp("expert"))
     d = run_until_decision(table)
     assert d.source == "bot" and d.player is R and d.outcome is Outcome.APPLIED
-    lo, hi = LEVELS["expert"].play.low, LEVELS["expert"].play.high
+    play = LEVELS["expert"].play
+    assert isinstance(play, Timing)
+    lo, hi = play.low, play.high
     assert lo <= d.time <= hi
 
 
@@ -141,11 +146,13 @@ def test_bot_never_reads_a_face_down_card(seed: int) -> None:
 
 
 def test_a_bot_that_overlooks_everything_still_looks_again() -> None:
-    blind = Level("blind", Timing(0.5, 0.6, 0.7), Timing(0.4, 0.5, 0.6), 1.0, 1.0, "full")
+    blind = Level(
+        name="blind", play=Timing(0.5, 0.6, 0.7), react=Timing(0.4, 0.5, 0.6), overlook=1.0
+    )
     table = table_at(RACE)
     bot = Bot(table, R, blind, rng=random.Random(0))
     bot.attach()
-    assert bot._pending is not None and bot._action is None  # a look, not a reach
+    assert bot.plan is not None and bot.plan.action is None  # a look, not a reach
     vclock(table).advance(10)
     assert not [d for d in table.decisions if d.source == "bot"]
     assert table.clock.pending >= 1  # it keeps looking: nothing stalls

@@ -1,18 +1,33 @@
-"""The quality bar of issue 4, at full size (about a minute): --run-slow.
+"""The ladder's bar at full size (a few minutes on one core): --run-slow.
 
-benchmarks/bots.py prints the same figures with confidence intervals."""
+Each rung beats the one below in 60-80% of 200 games with sides alternated;
+the human models land where the ladder says; --level auto keeps both models
+at 40-60% over 50 games, a rung at most a round; the strategy beats a random
+chooser with the same hands; the two fastest levels simulate 200 games in
+under 20 s. benchmarks/bots.py prints the same figures with intervals."""
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
 
 import pytest
 
 from spit_tui.engine import Options, Player
-from spit_tui.sim import run_games
+from spit_tui.players.ladder import (
+    HUMANS,
+    LADDER,
+    LEVELS,
+    PLACEMENT,
+    start_rung,
+    with_random_policy,
+)
+from spit_tui.players.level import Level
+from spit_tui.sim import run_auto, run_games
 
 
-def win_rate(strong: str, weak: str, games: int, seed: int = 1) -> float:
+def win_rate(strong: Level, weak: Level, games: int, seed: int = 1) -> float:
     half = games // 2
     a = run_games(strong, weak, games=games - half, seed=seed, options=Options())
     b = run_games(weak, strong, games=half, seed=seed + 1, options=Options())
@@ -22,23 +37,42 @@ def win_rate(strong: str, weak: str, games: int, seed: int = 1) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("strong", "weak", "games", "need"),
-    [
-        ("hard", "easy", 200, 0.80),
-        ("expert", "hard", 200, 0.60),
-        ("normal", "easy", 200, 0.60),
-        ("hard", "normal", 200, 0.60),
-        ("hard", "random", 400, 0.65),
-    ],
-)
-def test_level_beats_the_one_below(strong: str, weak: str, games: int, need: float) -> None:
-    assert win_rate(strong, weak, games) >= need
+@pytest.mark.parametrize("rung", range(2, len(LADDER) + 1))
+def test_each_rung_beats_the_one_below_in_60_to_80_percent(rung: int) -> None:
+    rate = win_rate(LADDER[rung - 1], LADDER[rung - 2], 200, seed=1 + rung)
+    assert 0.60 <= rate <= 0.80, f"rung {rung} beats rung {rung - 1} in {rate:.1%}"
 
 
 @pytest.mark.slow
-def test_two_hundred_hard_games_simulate_quickly() -> None:
+@pytest.mark.parametrize("model", list(HUMANS))
+def test_human_models_land_where_the_ladder_says(model: str) -> None:
+    rung = PLACEMENT[model]
+    assert 0.35 <= win_rate(HUMANS[model], LADDER[rung - 1], 200, seed=100 * rung + 1) <= 0.65
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("figures", [False, True], ids=["no-figures", "own-figures"])
+@pytest.mark.parametrize("model", list(HUMANS))
+def test_auto_keeps_both_models_close(model: str, figures: bool) -> None:
+    rng = random.Random(5)
+    times = [HUMANS[model].play.draw(rng) for _ in range(300)] if figures else None
+    results, rungs = run_auto(
+        HUMANS[model], games=50, seed=9, options=Options(), start=start_rung(times)
+    )
+    rate = sum(r.winner is Player.LEFT for r in results) / len(results)
+    assert 0.40 <= rate <= 0.60, f"{model} wins {rate:.0%} against auto"
+    assert all(abs(b - a) <= 1 for a, b in itertools.pairwise(rungs))
+
+
+@pytest.mark.slow
+def test_strategy_beats_a_random_chooser_with_the_same_hands() -> None:
+    hard = LEVELS["hard"]
+    assert win_rate(hard, with_random_policy(hard), 400) >= 0.65
+
+
+@pytest.mark.slow
+def test_two_hundred_games_of_the_two_fastest_levels_simulate_quickly() -> None:
     started = time.perf_counter()
-    results = run_games("hard", "hard", games=200, seed=1, options=Options())
+    results = run_games(LADDER[-1], LADDER[-2], games=200, seed=1, options=Options())
     assert time.perf_counter() - started < 20.0
     assert not any(r.capped for r in results)

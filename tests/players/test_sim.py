@@ -38,3 +38,25 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(160, 200)
     assert 0.73 < lo < 0.8 < hi < 0.86
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_sim_takes_rungs_and_auto(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--games", "3", "--left", "12", "--right", "auto", "--seed", "2", "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["left"]["level"] == "12" and out["right"]["level"] == "auto"
+    assert out["left"]["wins"] + out["right"]["wins"] + out["capped"] == 3
+
+
+def test_sim_left_like_a_stored_player(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spit_tui.sim as sim
+
+    times = {"ann": [1.0, 1.2, 0.9]}
+    monkeypatch.setattr(sim, "stored_reaction_times", lambda n, db=None: times.get(n, []))
+    assert main(["--games", "2", "--left-like", "ann", "--right", "easy", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["left"]["level"] == "like ann" and out["games"] == 2
+    assert main(["--left-like", "bob", "--right", "easy"]) == 2
+    assert "no stored card times for 'bob'" in capsys.readouterr().err

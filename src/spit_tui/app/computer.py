@@ -12,7 +12,7 @@ ends the show and starts a normal game for two people.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from textual import events
@@ -21,7 +21,10 @@ from textual.binding import Binding
 from spit_tui.app import SpitApp
 from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
-from spit_tui.players.bot import Bot, Level, level_named
+from spit_tui.players.auto import AUTO, AutoLevel
+from spit_tui.players.bot import Bot
+from spit_tui.players.ladder import LADDER, level_named, start_rung
+from spit_tui.players.level import Level
 from spit_tui.store.records import fresh_seed
 from spit_tui.table import Table
 
@@ -46,16 +49,26 @@ class ComputerApp(SpitApp):
         computer: Mapping[Player, Level | str],
         demo: bool = False,
         bot_seed: int | None = None,
+        reaction_times: Sequence[float] | None = None,
         **kwargs: Any,
     ) -> None:
+        # --level auto: the rung to start on comes from the person's card times.
+        self.auto_start = start_rung(reaction_times)
+        self.autos: list[AutoLevel] = []
         self.computer: dict[Player, Level] = {
-            p: level_named(x) if isinstance(x, str) else x for p, x in computer.items()
+            p: self._level(x) for p, x in computer.items()
         }
+        self.auto_seats = {p for p, x in computer.items() if x == AUTO}
         self.demo = demo
         self.bots: list[Bot] = []
         self._bot_rng = random.Random(bot_seed)
         self._restart: Handle | None = None
         super().__init__(on_table=self._seat, **kwargs)
+
+    def _level(self, spec: Level | str) -> Level:
+        if spec == AUTO:
+            return LADDER[self.auto_start - 1]
+        return level_named(spec) if isinstance(spec, str) else spec
 
     def _seat(self, table: Table) -> None:
         if self.computer and not self.demo:
@@ -63,7 +76,12 @@ class ComputerApp(SpitApp):
             table.seat((names[0], names[1]), computer=self.computer)
         for p in sorted(self.computer):
             rng = random.Random(self._bot_rng.getrandbits(64))
-            self.bots.append(Bot(table, p, self.computer[p], rng=rng))
+            bot = Bot(table, p, self.computer[p], rng=rng)
+            self.bots.append(bot)
+            if p in self.auto_seats:
+                auto = AutoLevel(bot, self.auto_start)
+                auto.listeners.append(self._auto_moved)
+                self.autos.append(auto)
         if self.demo:
             table.listeners.append(self._demo_watch)
 
@@ -72,6 +90,8 @@ class ComputerApp(SpitApp):
         # the MRO), so calling super() here would start its timers twice.
         for bot in self.bots:
             bot.attach()
+        for auto in self.autos:
+            auto.attach()
         if self.demo:
             names = " and ".join(sorted({b.level.name for b in self.bots}))
             self.notify(
@@ -81,11 +101,16 @@ class ComputerApp(SpitApp):
             )
         elif self.computer:
             side, level = next(iter(self.computer.items()))
+            what = f"auto, starting on level {level.rung}" if self.autos else level.name
             self.notify(
                 f"You play the {side.other.label} half of the keyboard; "
-                f"the computer ({level.name}) plays {side.label}.",
+                f"the computer ({what}) plays {side.label}.",
                 timeout=8,
             )
+
+    def _auto_moved(self, rung: int, step: int) -> None:
+        way = "up" if step > 0 else "down"
+        self.notify(f"The computer moves {way} to level {rung} for the next round.", timeout=5)
 
     # -- keys -------------------------------------------------------------------------
 
@@ -121,6 +146,9 @@ class ComputerApp(SpitApp):
         if self._restart is not None:
             self._restart.cancel()
             self._restart = None
+        for auto in self.autos:
+            auto.detach()
+        self.autos.clear()
         for bot in self.bots:
             bot.detach()
         self.bots.clear()

@@ -79,9 +79,10 @@ class HelpScreen(Screen[None]):
         title.append(page.title, "bold")
         title.append("   (the game waits)", "dim")
         self.query_one("#help-title", Static).update(title)
-        body = key_map_text() if page.position is None else Text(page.text)
-        if page.position is None:
-            body = Text(page.text + "\n\n") + body
+        keys_page = self.page == 0
+        body = Text(page.text)
+        if keys_page:
+            body = Text(page.text + "\n\n") + key_map_text()
             if self.saved:
                 body.append("\n\n" + self.saved, "bold")
         self.query_one("#help-text", Static).update(body)
@@ -128,7 +129,7 @@ class HelpScreen(Screen[None]):
         self.show_page()
 
     def action_save_record(self) -> None:
-        if self.save_record is None or PAGES[self.page].position is not None:
+        if self.save_record is None or self.page != 0:
             return
         self.saved = self.save_record()
         self.show_page()

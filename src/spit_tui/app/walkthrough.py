@@ -1,6 +1,6 @@
 """The help screen's pages: the key map, then one short page per rule group,
 each with a small live position (in the engine's notation) where the reader
-tries the move with the real keys."""
+tries the move with the real keys, and last what each computer level is like."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from spit_tui.engine import (
 )
 from spit_tui.keys.reserved import RESERVED
 from spit_tui.players.keymap import ACTIVE, KEY_ROWS, Row, label
+from spit_tui.players.ladder import LADDER, NAMED, PLACEMENT
+from spit_tui.players.ladder import describe as describe_level
 
 
 class Page(NamedTuple):
@@ -73,6 +75,21 @@ def key_map_text() -> Text:
         out.append(r.label, Style(bold=True))
         out.append(f" {r.does}")
     return out
+
+
+def computer_text() -> str:
+    """The computer page: one line per level of the ladder (players/ladder.py)."""
+    easy, pro = PLACEMENT["new"], PLACEMENT["practised"]
+    lines = [
+        "Each level wins about 7 games in 10 against the one below it. A new player",
+        f"is about level {easy}, a practised one about level {pro}. --level auto starts",
+        "there (or where your history puts you) and moves one level after each round.",
+        "",
+    ]
+    names = {rung: name for name, rung in NAMED.items()}
+    for level in LADDER:
+        lines.append(f"{level.rung:>3} {names.get(level.rung, ''):7} {describe_level(level)}")
+    return "\n".join(lines)
 
 
 PAGES: tuple[Page, ...] = (
@@ -142,6 +159,7 @@ PAGES: tuple[Page, ...] = (
         "play 4 one:R - :7h/:6c/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
         "LEFT: [Q] then [W]: play your last two cards and win the game.",
     ),
+    Page("The computer  (--vs-computer --level LEVEL)", computer_text()),
 )
 
 

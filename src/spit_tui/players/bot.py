@@ -7,13 +7,17 @@ and then submits through `table.submit(action, source="bot")`, the same
 arrival-ordered path as key presses. A person who is quicker wins the race
 (D5), and a bot move that arrives late is refused as "too late" like a key.
 
-The hand model, per level:
+The hand model, per level (players/level.py; the rungs are in players/ladder.py):
 
-- **Reaction time.** Each decision waits a delay drawn from a right-skewed
-  (triangular) distribution: "easy" takes 1.5-2.5 s per card, "expert"
-  0.3-0.45 s, about the fastest human hands. Saying "spit" and slapping have
-  their own, quicker distribution, always longer than the table's 0.3 s
-  stale-key guard (D13), so the bot's reflexes are never thrown away.
+- **Reaction time.** Each decision waits a delay drawn from the level's
+  distribution: the lowest rung takes 2.9-4.8 s per card, the top 0.4-0.68 s,
+  about the fastest human hands. Saying "spit" and slapping have their own,
+  quicker distribution, always longer than the table's 0.3 s stale-key
+  guard (D13), so the bot's reflexes are never thrown away.
+- **Form.** A person has good rounds and bad ones: at the start of every
+  round the bot draws a pace factor (log-normal, the level's `form`) that
+  scales its card times for that round. This is what keeps a slightly better
+  player from winning every game, as between people.
 - **Chains.** A play onto the card the bot itself just played was planned
   with it, so it comes faster (the level's chain factor).
 - **Overlooking.** Each possible action is missed with the level's chance;
@@ -31,6 +35,7 @@ the same decisions it would in real time, as fast as the CPU allows.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import NamedTuple
 
@@ -38,6 +43,8 @@ from spit_tui.clock import Handle
 from spit_tui.engine import Action, Card, Fill, Phase, Play, Player, Ready, Slap
 from spit_tui.table import Decision, Outcome, Table
 
+from .ladder import level_named
+from .level import Level
 from .policy import (
     EASY_WEIGHTS,
     FULL_WEIGHTS,
@@ -52,58 +59,14 @@ MOTOR_S = 0.12  # the last part of a reach that can no longer be called off
 RETRY_S = 0.05  # a ready/slap the table ignored is tried again after this much more
 
 
-class Timing(NamedTuple):
-    """A triangular distribution of seconds: low, most likely, high."""
+class Plan(NamedTuple):
+    """What a bot is about to do: reach for `action` (None: look again) at `due`.
 
-    low: float
-    mode: float
-    high: float
+    From `commit_at` on the hand is already moving and the key lands anyway."""
 
-    def draw(self, rng: random.Random) -> float:
-        return rng.triangular(self.low, self.high, self.mode)
-
-
-class Level(NamedTuple):
-    """How good a bot is: its hands (timings), its eyes (overlook) and its head (policy)."""
-
-    name: str
-    play: Timing  # per card played, filled or flipped
-    react: Timing  # saying "spit" and slapping
-    overlook: float  # chance of missing a possible action when looking
-    chain: float  # delay factor for a play onto the card it just played
-    policy: str  # "easy", "normal", "full" or "random"
-
-
-# Spit snowballs: the faster player wins the round, starts the next one with
-# fewer cards and wins that too, so a small edge in speed decides most games.
-# "normal" is therefore set close to a new player's pace (about 1.3-2.3 s a
-# card while still finding the keys): such a player wins about a third of
-# games against it, and more once the keys come without looking. Each level
-# still beats the one below it in nearly every game (benchmarks/bots.py).
-LEVELS: dict[str, Level] = {
-    "easy": Level("easy", Timing(1.5, 1.8, 2.5), Timing(0.8, 1.0, 1.5), 0.25, 0.85, "easy"),
-    "normal": Level("normal", Timing(1.1, 1.35, 1.9), Timing(0.6, 0.75, 1.1), 0.15, 0.8, "normal"),
-    "hard": Level("hard", Timing(0.55, 0.62, 0.8), Timing(0.4, 0.5, 0.7), 0.06, 0.75, "full"),
-    "expert": Level("expert", Timing(0.3, 0.34, 0.45), Timing(0.33, 0.37, 0.5), 0.03, 0.8, "full"),
-}
-LEVEL_NAMES = tuple(LEVELS)
-
-
-def with_random_policy(level: Level) -> Level:
-    """The same hands and eyes, choosing uniformly at random: the strategy baseline."""
-    return level._replace(name=f"{level.name}/random", policy="random")
-
-
-def level_named(name: str) -> Level:
-    """A level by name; "random" is hard's hands with a random choice."""
-    if name == "random":
-        return with_random_policy(LEVELS["hard"])
-    try:
-        return LEVELS[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown level {name!r} (choose {', '.join(LEVEL_NAMES)} or random)"
-        ) from None
+    action: Action | None
+    due: float
+    commit_at: float
 
 
 def make_policy(kind: str) -> Policy:
@@ -138,6 +101,7 @@ class Bot:
         self.player = player
         self.level = level_named(level) if isinstance(level, str) else level
         self.rng = rng if rng is not None else random.Random()
+        self._own_policy = policy is None
         self.policy = policy if policy is not None else make_policy(self.level.policy)
         self._pending: Handle | None = None
         self._action: Action | None = None  # what the hand is reaching for (None: a look)
@@ -145,6 +109,8 @@ class Bot:
         self._seen: tuple[object, ...] = ()
         self._verdicts: dict[tuple[object, ...], float] = {}  # missed action -> look again at
         self._last_card: Card | None = None  # the card this bot last played
+        self._round = -1  # the round its form was drawn for
+        self._pace = 1.0  # this round's form factor
         self.attached = False
         self._views = ViewCache()
 
@@ -162,6 +128,19 @@ class Bot:
             self.attached = False
             self.table.listeners.remove(self._on_change)
             self._cancel()
+
+    def set_level(self, level: Level) -> None:
+        """Play at another level from the next decision on (--level auto)."""
+        self.level = level
+        if self._own_policy:
+            self.policy = make_policy(level.policy)
+
+    @property
+    def plan(self) -> Plan | None:
+        """What the bot will do next and when (None: nothing scheduled)."""
+        if self._pending is None:
+            return None
+        return Plan(self._action, self._pending.when, self._commit_at)
 
     # -- watching the table -------------------------------------------------------
 
@@ -201,11 +180,18 @@ class Bot:
 
     # -- deciding -------------------------------------------------------------------
 
+    def _card_delay(self) -> float:
+        """Seconds for one card (or one more look), at this round's form."""
+        return self.level.play.draw(self.rng) * self._pace
+
     def _plan(self) -> None:
         view = self.view()
         phase = view.phase
         lvl = self.level
         rng = self.rng
+        if view.round != self._round:
+            self._round = view.round
+            self._pace = math.exp(rng.gauss(0.0, lvl.form)) if lvl.form else 1.0
         if phase is Phase.PLAY:
             candidates = play_actions(view)
             if not candidates:
@@ -217,7 +203,7 @@ class Bot:
                 self._schedule(None, max(wake - now, RETRY_S))
                 return
             action = self.policy.choose(view, noticed, rng)
-            delay = lvl.play.draw(rng)
+            delay = self._card_delay()
             if (
                 isinstance(action, Play)
                 and self._last_card is not None
@@ -254,7 +240,7 @@ class Bot:
             if k in verdicts:
                 continue
             if self.rng.random() < p:
-                verdicts[k] = now + self.level.play.draw(self.rng)
+                verdicts[k] = now + self._card_delay()
             else:
                 out.append(a)
         return out

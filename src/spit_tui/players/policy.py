@@ -38,10 +38,11 @@ seeded Random. For a play of card c from slot s onto pile p:
 - **Slap** the smaller pile (R15, D8); on equal piles either, by coin.
 - **Say "spit"** as soon as it is allowed: there is nothing to gain by waiting.
 
-Levels weaken this on purpose: "easy" only knows "play before fill" and
-"reveal"; "normal" adds chains and emptying slots; "hard" and "expert" use
-all of it. With the same hands on both sides the full policy beats the
-normal one in about 62% of games and a random chooser in about 87%
+Levels weaken this on purpose (players/ladder.py): the "easy" policy, on
+rungs 1-6, only knows "play before fill" and "reveal"; the "normal" one, on
+rungs 7-10, adds chains and emptying slots; rungs 11-14 use all of it.
+With the same hands on both sides the full policy beats the normal one in
+about 62% of games and a random chooser in about 83%
 (benchmarks/bots.py); most of its edge over "normal" comes from not handing
 the opponent plays. The
 `RandomPolicy` picks uniformly among the same candidates (and slaps a random

@@ -1,0 +1,79 @@
+"""--level auto: one rung at most a round, up against a stronger person, down
+against a weaker one, and the stored card times it starts from."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from botkit import table_at, vclock
+
+from spit_tui.engine import Options, Player, Slap, complete_position, parse_position
+from spit_tui.players.auto import AUTO, AutoLevel, stored_reaction_times
+from spit_tui.players.bot import Bot
+from spit_tui.players.ladder import HUMANS, LADDER, LEVELS, PLACEMENT, TOP
+from spit_tui.sim import run_auto
+
+
+def _steps(rungs: list[int]) -> list[int]:
+    return [b - a for a, b in itertools.pairwise(rungs)]
+
+
+def test_auto_moves_at_most_one_rung_a_round_and_stays_on_the_ladder() -> None:
+    results, rungs = run_auto(
+        HUMANS["practised"], games=3, seed=4, options=Options(), start=PLACEMENT["practised"]
+    )
+    assert len(results) == 3 and all(r.winner is not None for r in results)
+    assert len(rungs) == 1 + sum(r.rounds for r in results)  # the start, then every round
+    assert all(abs(s) <= 1 for s in _steps(rungs)) and any(_steps(rungs))
+    assert all(1 <= r <= TOP for r in rungs)
+
+
+def test_auto_climbs_against_a_strong_person_and_drops_against_a_weak_one() -> None:
+    _, up = run_auto(LEVELS["expert"], games=2, seed=1, options=Options(), start=1)
+    assert up[-1] > 3
+    _, down = run_auto(LADDER[0], games=2, seed=1, options=Options(), start=TOP)
+    assert down[-1] < TOP - 3
+
+
+def test_auto_counts_a_round_once_after_the_slap() -> None:
+    """A two-pile round ends twice in the log (cleared, then slapped): one step."""
+    slap = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
+    table = table_at(complete_position(parse_position(slap)))
+    bot = Bot(table, Player.RIGHT, "normal")  # not attached: the person slaps first
+    auto = AutoLevel(bot, 5)
+    auto.attach()
+    moves: list[tuple[int, int]] = []
+    auto.listeners.append(lambda rung, step: moves.append((rung, step)))
+    vclock(table).advance(0.5)  # past the stale-key guard
+    table.submit(Slap(Player.LEFT, 0), source="key")  # the person takes the small pile
+    assert auto.rungs == [5, 6] and moves == [(6, 1)]  # ahead after the round: up one
+    assert bot.level is LADDER[5]
+    auto.detach()
+
+
+def test_stored_reaction_times_come_from_the_history(tmp_path: Path) -> None:
+    """A real history file: a name with stored figures, one without, and a file
+    that is not a database (nothing read, no error)."""
+    assert stored_reaction_times(None) == [] and stored_reaction_times("") == []
+    db_file = tmp_path / "history.db"
+    assert stored_reaction_times("ann", str(db_file)) == []  # no history yet
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database" * 100)
+    assert stored_reaction_times("ann", str(junk)) == []
+    assert AUTO == "auto"
+
+
+def test_stored_reaction_times_read_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spit_tui.store import queries
+
+    seen: list[tuple[str, object]] = []
+
+    def fake(name: str, path: object = None) -> list[float]:
+        seen.append((name, path))
+        return [1.0, 1.5] if name == "ann" else []
+
+    monkeypatch.setattr(queries, "reaction_times", fake)
+    assert stored_reaction_times("ann") == [1.0, 1.5] and stored_reaction_times("bob") == []
+    assert seen == [("ann", None), ("bob", None)]
