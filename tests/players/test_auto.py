@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from botkit import table_at, vclock
 
-from spit_tui.engine import Options, Player, Slap, complete_position, parse_position
+from spit_tui.engine import Options, Player, Slap
 from spit_tui.players.auto import AUTO, AutoLevel, stored_reaction_times
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import HUMANS, LADDER, LEVELS, PLACEMENT, TOP
@@ -40,7 +40,7 @@ def test_auto_climbs_against_a_strong_person_and_drops_against_a_weak_one() -> N
 def test_auto_counts_a_round_once_after_the_slap() -> None:
     """A two-pile round ends twice in the log (cleared, then slapped): one step."""
     slap = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
-    table = table_at(complete_position(parse_position(slap)))
+    table = table_at(slap)
     bot = Bot(table, Player.RIGHT, "normal")  # not attached: the person slaps first
     auto = AutoLevel(bot, 5)
     auto.attach()
