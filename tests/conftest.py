@@ -1,6 +1,7 @@
 """Suite-wide options: tests marked `slow` (fuzz, soak, real terminal) run only
 with --run-slow. Every test gets its own user directories (XDG variables), so
-no test reads or writes a real user's config, history or saved games."""
+no test reads or writes a real user's config, history or saved games, and
+SPIT_LAYOUT=us, so no game a test starts waits at the first-run check."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     root = tmp_path_factory.mktemp("userdirs")
     for var in XDG_VARS:
         monkeypatch.setenv(var, str(root / var.lower()))
+    # A game started by a test never stops at the first-run keyboard check
+    # (tests of that check take the variable away).
+    monkeypatch.setenv("SPIT_LAYOUT", "us")
     return root
 
 

@@ -366,7 +366,8 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
             return fail(f"--position: cannot read {shown(args.position[1:])}: {e.strerror or e}")
     from spit_tui.keys.cli import choose_keys
 
-    if choose_keys(args.layout, args.keys) is None:
+    keys = choose_keys(args.layout, args.keys)
+    if keys is None:
         return 2  # it said why, in one line
     from spit_tui.terminal import environment_problem, terminal_problem
 
@@ -385,6 +386,8 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     # Read when Textual is first imported, which is below; the user's own wins.
     os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
     app = _make_app(args, options, position)
+    # the first-run check: never when a layout was given, nor for a demo or a position
+    app.first_run = not keys.configured and not args.demo and position is None
     _attach_history(app, args)
     # Exported COLUMNS/LINES would override the real terminal size, and keep
     # overriding it after every resize (shutil.get_terminal_size reads them first).

@@ -55,6 +55,7 @@ class SpitApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "spit-tui"
     ENABLE_COMMAND_PALETTE = False
+    first_run = False  # set by the command line when no layout was chosen anywhere
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit_ask", "quit", show=False, priority=True),
         Binding("ctrl+c", "quit_ask", "quit", show=False, priority=True),
@@ -194,6 +195,14 @@ class SpitApp(App[None]):
         self._handle_signals()
         # after the first refresh: a screen pushed during mount is never laid out
         self.call_after_refresh(self._check_size)
+        if self.first_run:
+            self.call_after_refresh(self._ask_keyboard)
+
+    def _ask_keyboard(self) -> None:
+        """The first-run check: which keyboard is this (only when nothing chose)."""
+        from spit_tui.app.keyscreens import FirstRunScreen
+
+        self.push_screen(FirstRunScreen())
 
     def on_ready(self) -> None:
         """Once the first frame is up, take everything made so far (the imports,

@@ -1,0 +1,106 @@
+"""The first-run check: asked only when nothing chose a layout; a French
+player's three keys find AZERTY, the board is relabelled, Enter saves it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from spit_tui import cli
+from spit_tui.keys import config
+from spit_tui.keys.layout import preset
+from spit_tui.players import keymap
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
+from appkit import make_app, screen_text, settle
+
+
+async def asked(pilot: object) -> str:
+    """The screen once the check is up (it is pushed after the first refresh)."""
+    from spit_tui.app.keyscreens import FirstRunScreen
+
+    for _ in range(50):
+        if isinstance(pilot.app.screen, FirstRunScreen):  # type: ignore[attr-defined]
+            break
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    return await screen_text(pilot)  # type: ignore[arg-type]
+
+
+POSITION = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Run the command line up to the app, and keep the app instead of running it."""
+    apps: list[object] = []
+    monkeypatch.setattr("spit_tui.terminal.terminal_problem", lambda *a, **k: None)
+    monkeypatch.setattr(cli, "_run", lambda app, *a: apps.append(app) or 0)
+    monkeypatch.delenv("SPIT_LAYOUT", raising=False)
+    return apps
+
+
+def first_run(started: list[object], argv: list[str]) -> bool:
+    assert cli.main(["--no-history", *argv]) == 0
+    return bool(started[-1].first_run)  # type: ignore[attr-defined]
+
+
+def test_asked_when_nothing_chose(started: list[object]) -> None:
+    assert first_run(started, [])
+    assert first_run(started, ["--vs-computer"])
+
+
+def test_never_asked_when_a_layout_is_given(
+    started: list[object], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert not first_run(started, ["--layout", "de"])
+    f = tmp_path / "k.toml"
+    f.write_text('layout = "ru"\n', encoding="utf-8")
+    assert not first_run(started, ["--keys", str(f)])
+    assert not first_run(started, ["--demo"])
+    monkeypatch.setenv("SPIT_LAYOUT", "fr")
+    assert not first_run(started, [])
+    monkeypatch.delenv("SPIT_LAYOUT")
+    config.save(preset("dvorak"))
+    assert not first_run(started, [])
+
+
+def test_never_asked_with_a_position(started: list[object]) -> None:
+    from spit_tui.engine import complete_position, format_position, parse_position
+
+    pos = format_position(complete_position(parse_position(POSITION)))
+    assert not first_run(started, ["--position", pos])
+
+
+async def test_a_french_player_finds_azerty_and_saves_it() -> None:
+    app = make_app(POSITION)
+    app.first_run = True
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert "Which keyboard is this?" in await asked(pilot)
+        before = len(app.table.decisions)
+        for ch in ("a", "y", "m", "-"):  # what those keys type on AZERTY
+            await pilot.press(ch if ch.isalpha() else "minus")
+        text = await screen_text(pilot)
+        assert "Your keyboard: fr" in text and "[&]" in text
+        assert len(app.table.decisions) == before  # no key of the check played
+        await pilot.press("enter")
+        await settle(pilot)
+        board = await screen_text(pilot)
+        assert "[A]   [Z]   [E]" in board and "[!]" in board
+    assert keymap.ACTIVE.name == "fr"
+    assert config.load(config.default_path()).name == "fr"
+
+
+async def test_esc_keeps_us() -> None:
+    keymap.activate(preset("fr"))
+    app = make_app(POSITION)
+    app.first_run = True
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert "Which keyboard is this?" in await asked(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "Which keyboard" not in await screen_text(pilot)
+    assert keymap.ACTIVE.name == "us"
+    assert config.load(config.default_path()).name == "us"
