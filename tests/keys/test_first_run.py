@@ -67,9 +67,9 @@ def test_never_asked_when_a_layout_is_given(
 
 
 def test_never_asked_with_a_position(started: list[object]) -> None:
-    from spit_tui.engine import complete_position, format_position, parse_position
+    from spit_tui.engine import Game, format_position
 
-    pos = format_position(complete_position(parse_position(POSITION)))
+    pos = format_position(Game(seed=1).position)
     assert not first_run(started, ["--position", pos])
 
 
