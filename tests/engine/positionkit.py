@@ -26,6 +26,7 @@ from spit_tui.engine import (
     format_position,
     parse_position,
 )
+from spit_tui.engine.actions import READIES
 
 MAX_STEPS = 3000  # far more actions than any one round can take
 
@@ -167,6 +168,9 @@ def round_end_reached(g: Game, rng: random.Random) -> bool:
     for _ in range(MAX_STEPS):
         if g.over:
             return True
+        for p in PLAYERS:  # a refusal of "spit" names who can still play
+            prob = g.problem(READIES[p])
+            assert prob is None or "( " not in prob[1], prob
         acts = g.legal_actions(PLAYERS[0]) + g.legal_actions(PLAYERS[1])
         if not acts:
             return False
