@@ -1,0 +1,263 @@
+"""The host's rooms and seats, with no sockets in sight: the part of the host
+that decides, so tests and the fuzz drive it directly.
+
+A `Lobby` holds the rooms by code. A `Room` is one authoritative game: its
+Table (engine, game clock, the one arrival-ordered input path) and two seats.
+A remote intent goes into `Table.submit_intent` exactly as a local key does.
+A `Session` is one connection: it rate-limits, checks every message
+(protocol.check_client_message), takes a seat with the handshake, and closes
+itself, never anything else, on anything wrong.
+
+Who gets in: the room code (50 bits from `secrets`) takes a free seat, and
+that seat then holds its own token (128 bits). A token is good for one
+connection at a time: presented while its seat is connected (a replay) it is
+refused; presented after the seat dropped, it takes the seat back. A wrong
+code, a bad token, a third client or a client over the rate limit is told one
+line and closed; the game does not change because of it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from spit_tui.engine import Player
+from spit_tui.players.keymap import Intent, Row
+from spit_tui.table import Table
+
+from .protocol import VERSION, Message, ProtocolError, check_client_message
+from .seatview import SEAT_NAMES, seat_view
+
+CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32: no i, l, o, u
+CODE_CHARS = 10  # 50 bits
+TOKEN_BYTES = 16
+RATE = 40.0  # messages a second a connection may send, on average
+BURST = 80.0  # and at once
+
+
+def new_code() -> str:
+    n = secrets.randbits(5 * CODE_CHARS)
+    chars = "".join(CODE_ALPHABET[(n >> (5 * i)) & 31] for i in range(CODE_CHARS))
+    return f"{chars[:5]}-{chars[5:]}"
+
+
+def normal_code(text: str) -> str:
+    """A code as typed: any case, with or without the dash, o for 0 and i/l for 1."""
+    t = text.strip().lower().replace("-", "").replace(" ", "")
+    t = t.translate(str.maketrans("oil", "011"))
+    return f"{t[:5]}-{t[5:]}" if len(t) == CODE_CHARS else t
+
+
+class Conn(Protocol):
+    """One connection as the room sees it: send a message, or close with a reason."""
+
+    def send(self, msg: Message) -> None: ...
+
+    def close(self, reason: str) -> None: ...
+
+
+class Bucket:
+    """A token bucket: `take(now)` is False when the sender is over the rate."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST, now: float = 0.0) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.last = now
+
+    def take(self, now: float) -> bool:
+        self.level = min(self.burst, self.level + max(0.0, now - self.last) * self.rate)
+        self.last = max(self.last, now)
+        if self.level < 1.0:
+            return False
+        self.level -= 1.0
+        return True
+
+
+@dataclass(slots=True)
+class Seat:
+    token: str | None = None  # None: never taken
+    conn: Conn | None = None
+    sent: Message | None = None  # the last view sent, so an unchanged view is not resent
+
+
+@dataclass
+class Room:
+    """One game on the host and the two seats at it."""
+
+    code: str
+    table: Table
+    seats: dict[Player, Seat] = field(default_factory=lambda: {p: Seat() for p in Player})
+    poke: Callable[[], None] = lambda: None  # the host's loop: a new timer may be due sooner
+
+    def __post_init__(self) -> None:
+        self.table.listeners.append(self.flush)
+        self._hold()
+
+    @property
+    def waiting(self) -> str | None:
+        """The seats the game waits for ("LEFT", "LEFT and RIGHT"), or None."""
+        missing = [self.table.names[p] for p in Player if self.seats[p].conn is None]
+        return " and ".join(missing) if missing else None
+
+    def _hold(self) -> None:
+        self.table.pause("seats", self.waiting is not None)
+
+    def take(self, hello: Message) -> tuple[Player, str] | str:
+        """The seat a hello asks for and its token, or why not (one line)."""
+        token, want = hello["token"], hello["seat"]
+        if token is not None:
+            for p, seat in self.seats.items():
+                if seat.token is not None and hmac.compare_digest(seat.token, token):
+                    if seat.conn is not None:
+                        return "that seat is connected already: a token is good for one connection"
+                    return p, seat.token
+            return "that token is not for this room"
+        free = [p for p in Player if self.seats[p].token is None]
+        if want is not None:
+            p = Player(SEAT_NAMES.index(want))
+            if p not in free:
+                return f"the {want} seat is taken"
+            free = [p]
+        if not free:
+            return "the room is full"
+        p = free[0]
+        self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
+        return p, self.seats[p].token or ""
+
+    def attach(self, p: Player, conn: Conn) -> None:
+        seat = self.seats[p]
+        seat.conn = conn
+        seat.sent = None
+        self.table.clock.update()
+        self._hold()
+        self.flush()
+        self.poke()
+
+    def detach(self, p: Player, conn: Conn) -> None:
+        seat = self.seats[p]
+        if seat.conn is conn:
+            seat.conn = None
+            self.table.clock.update()
+            self._hold()
+            self.flush()
+
+    def submit(self, p: Player, row: Row, slot: int) -> None:
+        """A remote key press: the same path as a local one."""
+        self.table.clock.update()
+        self.table.submit_intent(Intent(p, row, slot))
+        self.poke()
+
+    def flush(self) -> None:
+        """Send each connected seat its view, if it changed since the last one sent."""
+        waiting = self.waiting
+        for p, seat in self.seats.items():
+            if seat.conn is None:
+                continue
+            msg = seat_view(self.table, p, waiting)
+            if msg != seat.sent:
+                seat.sent = msg
+                seat.conn.send(msg)
+
+
+class Lobby:
+    """The rooms of one host, by code; `make_table` builds each room's game."""
+
+    def __init__(self, make_table: Callable[[], Table]) -> None:
+        self.make_table = make_table
+        self.rooms: dict[str, Room] = {}
+        self.on_new_room: Callable[[Room], None] = lambda room: None
+
+    def new_room(self) -> Room:
+        code = new_code()
+        while code in self.rooms:
+            code = new_code()
+        room = Room(code, self.make_table())
+        self.rooms[code] = room
+        self.on_new_room(room)
+        return room
+
+
+class Session:
+    """One connection to the host, from its first byte to its close."""
+
+    def __init__(self, lobby: Lobby, conn: Conn, now: float) -> None:
+        self.lobby = lobby
+        self.conn = conn
+        self.bucket = Bucket(now=now)
+        self.room: Room | None = None
+        self.seat: Player | None = None
+        self.closed = False
+
+    def receive(self, body: bytes, now: float) -> None:
+        """One frame's body, as it arrived."""
+        if self.closed:
+            return
+        if not self.bucket.take(now):
+            self.close("too many messages: slow down")
+            return
+        try:
+            msg = check_client_message(body)
+        except ProtocolError as e:
+            self.close(str(e))
+            return
+        self._dispatch(msg)
+
+    def _dispatch(self, msg: Message) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            self.conn.send({"type": "pong", "id": msg["id"]})
+        elif kind == "bye":
+            self.close("bye")
+        elif kind == "hello":
+            self._hello(msg)
+        elif self.room is None or self.seat is None:
+            self.close("say hello first")
+        else:
+            self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
+
+    def _hello(self, msg: Message) -> None:
+        if self.room is not None:
+            self.close("a second hello")
+            return
+        if msg["version"] != VERSION:
+            self.close(f"this host speaks protocol version {VERSION}, not {msg['version']}")
+            return
+        room = self.lobby.rooms.get(normal_code(msg["code"]))
+        if room is None:
+            self.close("no room with that code")
+            return
+        taken = room.take(msg)
+        if isinstance(taken, str):
+            self.close(taken)
+            return
+        p, token = taken
+        self.room, self.seat = room, p
+        self.conn.send(
+            {
+                "type": "welcome",
+                "version": VERSION,
+                "room": room.code,
+                "seat": SEAT_NAMES[p],
+                "token": token,
+                "stale_s": room.table.stale_s,
+            }
+        )
+        room.attach(p, self.conn)
+
+    def close(self, reason: str) -> None:
+        """Tell the client why (one line) and end this connection only."""
+        if self.closed:
+            return
+        self.closed = True
+        self.conn.close(reason)
+        self.ended()
+
+    def ended(self) -> None:
+        """The connection is gone (closed here, or by the other side): free its seat."""
+        self.closed = True
+        if self.room is not None and self.seat is not None:
+            self.room.detach(self.seat, self.conn)
