@@ -35,6 +35,7 @@ from spit_tui.engine import (
     format_action,
 )
 from spit_tui.players.keymap import Intent, Row, key_for
+from spit_tui.story import Story
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
 STALE_S = 0.3  # D13: slap/ready keys this soon after their phase appears are ignored
@@ -88,6 +89,7 @@ class Showing:
     started_at: float  # game clock time the game began
     round_started_at: float
     phase_shown_at: float  # D13: when the current ready/slap phase appeared
+    story: Story  # whose card is on each pile, the feed, the tug-of-war
     stuck_shown: bool = False  # the "no plays left: spit!" banner is up
     messages: dict[Player, Message | None] = field(
         default_factory=lambda: {Player.LEFT: None, Player.RIGHT: None}
@@ -107,7 +109,10 @@ class Showing:
         """A game that starts from a given position may start stuck (spit phase with
         cards on the piles): then the "no plays left" call is already showing."""
         stuck = position.phase is Phase.SPIT and any(position.piles)
-        return cls(started_at=now, round_started_at=now, phase_shown_at=now, stuck_shown=stuck)
+        return cls(
+            started_at=now, round_started_at=now, phase_shown_at=now, story=Story(position),
+            stuck_shown=stuck,
+        )
 
 
 class Table:
@@ -160,6 +165,10 @@ class Table:
     def message(self, player: Player) -> Message | None:
         m = self.shown.messages[player]
         return m if m is not None and m.until > self.clock.now() else None
+
+    @property
+    def story(self) -> Story:
+        return self.shown.story
 
     @property
     def last_event(self) -> Event | None:
@@ -287,6 +296,19 @@ class Table:
             return Slap(p, 0 if intent.row is Row.PILE_A else 1)
         return None
 
+    def _who_won(self, p: Player, reason: str) -> str:
+        """A lost race, in words that say whose card won: "too late: RIGHT played
+        9♦ first" ("RIGHT slapped first" for a slap)."""
+        ev = self.shown.last_event
+        if ev is None or ev.action.player is p:
+            return reason
+        name = self._names[ev.action.player]
+        if isinstance(ev.action, Slap):
+            return f"too late: {name} slapped first"
+        if isinstance(ev.action, Play) and ev.card is not None:
+            return f"too late: {name} played {ev.card.face} first"
+        return f"too late: {name} was first"
+
     def _idle_reason(self) -> str:
         phase = self.game.position.phase
         if phase is Phase.SLAP:
@@ -321,6 +343,8 @@ class Table:
         problem = self.game.problem(action)
         if problem is not None:
             kind, reason = problem
+            if kind is RefusalKind.LOST_RACE:
+                reason = self._who_won(p, reason)
             return self._decide(p, source, text, _REFUSAL_OUTCOME[kind], reason, key)
         if isinstance(action, Ready) and self.game.waiting_for() == (p,):
             # The last ready: count down before the engine hears it, so no card
@@ -349,6 +373,7 @@ class Table:
         now = self.clock.now()
         shown = self.shown
         shown.last_event = event
+        shown.story.on_event(event)
         if event.card is not None:
             shown.highlight_until = now + HIGHLIGHT_S
             self.clock.call_later(HIGHLIGHT_S, self._notify)
@@ -394,6 +419,8 @@ class Table:
         d = Decision(self._seq, now, p, source, text, outcome, why, key)
         self.decisions.append(d)
         self.counts[outcome] += 1
+        if outcome is Outcome.LOST_RACE:
+            self.shown.story.lost_race(p)
         if outcome is not Outcome.APPLIED and why and source == "key" and not quiet:
             self._put_message(p, why, outcome)
         elif outcome is Outcome.APPLIED:

@@ -90,12 +90,13 @@ async def test_lost_race_is_told_to_the_slower_player() -> None:
         msg = t.message(Player.LEFT)
         assert msg is not None and "too late" in msg.text
         text = await screen_text(pilot)
-        assert "too late: the right player was first" in " ".join(text.split())
+        assert "too late: RIGHT played 9♦ first" in " ".join(text.split())  # whose card won
         # the message goes away after a moment
         await advance(pilot, 2.0)
         assert t.message(Player.LEFT) is None
         board = app.game_screen.query_one("#board", BoardView).render().plain
-        assert "too late" not in board
+        assert "too late" not in board.splitlines()[-1]  # the message line
+        assert "LEFT too late" in board  # the feed by the piles keeps the story
 
 
 async def test_refused_move_reason_shows_beside_its_player() -> None:

@@ -6,7 +6,7 @@ YOU/COMPUTER), pressing mostly keys that act and the rest at random, at every
 pace from a burst to a pause, and collect every message beside a player and
 every banner line they met. A list of texts the storms must meet keeps them
 honest. Each message is then drawn by the app at 80 and 100 columns: it must
-sit on its player's first message line whole, so nothing wraps or is cut.
+sit whole on its player's message line: nothing wraps or is cut.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from appkit import key_for_action, make_app
 from rich.text import Text
 
 from spit_tui.app.banner import banner
-from spit_tui.app.board import MESSAGE_W, BoardView
+from spit_tui.app.board import CENTRE_W, MESSAGE_W, BoardView
+from spit_tui.app.storylines import feed_text
 from spit_tui.app.walkthrough import PAGES
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
@@ -42,6 +43,7 @@ STORMS = [
 MUST_MEET = [
     "does not go on",
     "too late",
+    "played",  # a lost race names the card that won it
     "moving a lone card changes nothing",
     "is empty: nothing to",
     "face down: flip first",
@@ -72,6 +74,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
             messages.add((d.message, d.outcome))
         clock.advance(rng.choice(PACES))
         banners.update(line.plain for line in banner(table)[1])
+        banners.update(feed_text(e, names).plain for e in table.story.feed)
         if table.position.phase is Phase.OVER and rng.random() < 0.05:
             clock.advance(2.0)
             table.new_game(Game(options=options, seed=rng.getrandbits(32)))
@@ -121,6 +124,14 @@ def test_banner_lines_fit_the_banner() -> None:
         assert Text(line).cell_len <= BANNER_W, f"{Text(line).cell_len} cells: {line!r}"
 
 
+def test_feed_lines_fit_by_the_piles() -> None:
+    _, lines = storm_texts()
+    feed = [t for t in lines if "→" in t or "too late" in t or "slapped" in t or "spit!" in t]
+    assert any("COMPUTER too late" in t for t in feed) and any("→ b" in t for t in feed)
+    for text in feed:
+        assert Text(text).cell_len <= CENTRE_W, text
+
+
 def test_help_lines_fit_the_help() -> None:
     for page in PAGES:
         for line in page.text.splitlines():
@@ -145,7 +156,7 @@ async def test_every_message_fits_one_line_beside_its_player(size: tuple[int, in
                 board.sync()
                 lines = [line.text for line in board._get_strips(board.size.width)]
                 half = slice(0, MESSAGE_W) if p is Player.LEFT else slice(MESSAGE_W, None)
-                first, second = (lines[-2][half], lines[-1][half])
-                assert text in first, f"{text!r} does not fit on one line at {size}: {first!r}"
-                assert not second.strip(), f"{text!r} wrapped at {size}: {second!r}"
+                line = lines[-1][half]  # the message line: one line, no wrapping
+                assert text in line, f"{text!r} does not fit on one line at {size}: {line!r}"
+                assert "…" not in line, f"{text!r} was cut at {size}: {line!r}"
         await pilot.pause()

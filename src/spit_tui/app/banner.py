@@ -9,6 +9,7 @@ from spit_tui.app.views import TableView, clock_text, player_name, says, subject
 from spit_tui.engine import PLAYERS, EndReason, Phase, Player, RoundEnd, Variant
 from spit_tui.table import Table
 
+LINE_W = 76  # inside the banner's border and padding
 BIG = Style(bold=True)
 GOOD = Style(color="green", bold=True)
 WAIT = Style(color="bright_black")
@@ -34,8 +35,16 @@ def _pile(i: int) -> str:
     return "ab"[i]
 
 
+def played_line(table: Table) -> Text:
+    """How many cards each player has put on the piles since the game began."""
+    left, right = (player_name(p, table) for p in PLAYERS)
+    n = table.story.played
+    return Text(f"Cards played: {left} {n[0]}, {right} {n[1]}", WAIT)
+
+
 def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
-    """What the last round came to: who took which pile and what each holds now."""
+    """What the last round came to: who took which pile, what each holds now,
+    and how many cards each has played since the game began."""
     points = table.game.options.variant is Variant.POINTS
     first = Text(f"Round {end.round} over: ", BIG)
     if end.cleared_by is not None:
@@ -49,7 +58,7 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
             f"{player_name(PLAYERS[1], table)} {end.round_points[1]}"
             f"  ·  totals {end.scores[0]} : {end.scores[1]}"
         )
-        return [first, second]
+        return [first, second, played_line(table)]
     parts = []
     for p in PLAYERS:
         took = end.took[p]
@@ -63,7 +72,7 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
     # One line that never wraps at 80 columns, so the ready line below stays visible.
     left, right = (player_name(p, table) for p in PLAYERS)
     second = Text(" · ".join(parts) + f" · now {left} {end.held[0]}, {right} {end.held[1]}")
-    return [first, second]
+    return [first, second, played_line(table)]
 
 
 def banner(table: Table) -> tuple[str, list[Text]]:
@@ -114,10 +123,15 @@ def banner(table: Table) -> tuple[str, list[Text]]:
                 lines.append(Text(call, BIG))
             if pos.single_pile and pos.spitter is not None:
                 short = says(pos.spitter.other, table, "have", "has")
-                note = Text(f"Single pile: {short} no spit cards; both rows play on it.")
-                lines.append(note)
+                if len(lines) == 3:  # after a summary: the note shares the last line
+                    note = f" · single pile: {short} no spit cards"
+                    if lines[2].cell_len + len(note) > LINE_W:
+                        lines[2] = Text(lines[2].plain.removeprefix("Cards "), WAIT)
+                    lines[2].append(note)
+                else:
+                    lines.append(Text(f"Single pile: {short} no spit cards; both rows play on it."))
             lines.append(_ready_line(table, tuple(PLAYERS)))
-            return "spit", lines[-4:]
+            return "spit", lines
         if table.stuck_shown:
             return "spit", [
                 Text("No plays left: spit!", BIG),

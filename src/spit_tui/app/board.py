@@ -1,6 +1,9 @@
-"""The board: both players' stockpiles with the spit piles between them, the
-keys under them and each player's messages, drawn as one widget from the Table
-(line by line, from cached strips, so a key press repaints a few lines only)."""
+"""The board: the tug-of-war bar, both players' stockpiles with the spit piles
+between them, the feed by the piles, the keys under them and each player's
+messages, drawn as one widget from the Table (line by line, from cached strips,
+so a key press repaints a few lines only). Each player's colour marks their
+name, their keys and the cards they put on a pile; under NO_COLOR the markers
+◂ (LEFT) and ▸ (RIGHT) say whose card is on top instead."""
 
 from __future__ import annotations
 
@@ -11,13 +14,15 @@ from rich.style import Style
 from rich.text import Text
 
 from spit_tui.app.cards import BACK, CARD_W, card_box
+from spit_tui.app.storylines import bar_line, feed_lines
 from spit_tui.app.views import (
     DIM,
-    NAME_STYLE,
+    MARKS,
+    PLAYER_STYLES,
     Line,
     LinesView,
     player_name,
-    text_console,
+    styled,
     to_line,
 )
 from spit_tui.engine import SLOTS, Card, Phase, Play, Player, Side
@@ -29,7 +34,7 @@ MESSAGE_W = 40
 CENTRE_W = 20
 COL_W = 6
 
-KEY_STYLE = Style(color="cyan", bold=True)
+BOARD_W = SIDE_W * 2 + CENTRE_W
 
 
 def shown_rows(manual_flip: bool) -> list[Row]:
@@ -61,9 +66,11 @@ def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
 
 
 @lru_cache(maxsize=1024)
-def box_lines(c: Card | None, face_up: bool, highlight: bool, base: Style) -> tuple[Line, ...]:
+def box_lines(
+    c: Card | None, face_up: bool, highlight: bool, base: Style, edge: Style | None = None
+) -> tuple[Line, ...]:
     """A card's three lines as segments in the widget's colours, made once per look."""
-    return styled(list(card_box(c, face_up=face_up, highlight=highlight)), base)
+    return styled(list(card_box(c, face_up=face_up, highlight=highlight, edge=edge)), base)
 
 
 def _blank(n: int) -> Line:
@@ -72,18 +79,13 @@ def _blank(n: int) -> Line:
 
 _GAP = _blank(COL_W - CARD_W)
 _LEAD = _blank(1)
-_BLANK_LINE = _blank(SIDE_W * 2 + CENTRE_W)
-
-
-def styled(lines: list[Line], base: Style) -> tuple[Line, ...]:
-    """Lines in the widget's colours (done once, when a cached part is built)."""
-    return tuple(tuple(Segment.apply_style(line, base)) for line in lines)
+_BLANK_LINE = _blank(BOARD_W)
 
 
 @lru_cache(maxsize=16)
 def _styles(base: Style) -> tuple[Style, Style, Style, Style]:
-    """base, name, card back and dim styles over the widget's colours."""
-    return base, base + NAME_STYLE, base + BACK, base + DIM
+    """base, LEFT's and RIGHT's colours and dim, over the widget's colours."""
+    return base, base + PLAYER_STYLES[0], base + PLAYER_STYLES[1], base + DIM
 
 
 @lru_cache(maxsize=16)
@@ -100,7 +102,9 @@ def side_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
 def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ...]:
     # Built straight from segments (no Rich text): this runs on every play.
     right = p is Player.RIGHT
-    plain, name_style, back, dim = _styles(base)
+    plain, dim = _styles(base)[0], _styles(base)[3]
+    name_style = _styles(base)[1 + p]
+    back = base + BACK
     total = side.total
     spit = len(side.spit)
     head: list[Segment] = [
@@ -144,29 +148,50 @@ def lit_piles(table: Table) -> tuple[int, ...]:
     return ()
 
 
-def centre_lines(table: Table, base: Style) -> tuple[Line, ...]:
-    """The spit piles with their top cards and sizes (5 lines)."""
-    return _centre_lines(table.position.piles, lit_piles(table), base)
+def owners(table: Table) -> tuple[Player | None, ...]:
+    """Who put each pile's top card there."""
+    story = table.story
+    return tuple(story.owner(i) for i in range(len(table.position.piles)))
 
 
-@lru_cache(maxsize=64)
+def centre_lines(table: Table, base: Style, marks: bool = False) -> tuple[Line, ...]:
+    """The spit piles with their top cards and sizes (5 lines); each top card
+    framed in the colour of the player who put it there (`marks`: with ◂ or ▸
+    beside it as well, for NO_COLOR)."""
+    return _centre_lines(table.position.piles, lit_piles(table), owners(table), marks, base)
+
+
+@lru_cache(maxsize=256)
 def _centre_lines(
-    piles: tuple[tuple[Card, ...], ...], lit: tuple[int, ...], base: Style
+    piles: tuple[tuple[Card, ...], ...],
+    lit: tuple[int, ...],
+    who: tuple[Player | None, ...],
+    marks: bool,
+    base: Style,
 ) -> tuple[Line, ...]:
-    plain, _, _, dim = _styles(base)
+    plain, dim = _styles(base)[0], _styles(base)[3]
     n = len(piles)
     half = CENTRE_W // n
     names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
     lines: list[Line] = [(Segment("".join(name.center(half) for name in names), dim),)]
     boxes = [
-        box_lines(pile[-1] if pile else None, True, i in lit, base)
+        box_lines(
+            pile[-1] if pile else None, True, i in lit, base,
+            PLAYER_STYLES[who[i]] if pile and who[i] is not None else None,  # type: ignore[index]
+        )
         for i, pile in enumerate(piles)
     ]
-    left = _pad((half - CARD_W) // 2, base)
-    right = _pad(half - CARD_W - (half - CARD_W) // 2, base)
+    lead = (half - CARD_W) // 2
+    tail = half - CARD_W - lead
     for r in range(3):
         line: Line = ()
-        for b in boxes:
+        for i, b in enumerate(boxes):
+            owner = who[i] if piles[i] else None
+            left, right = _pad(lead, base), _pad(tail, base)
+            if marks and r == 1 and owner is Player.LEFT:
+                left = (*_pad(lead - 1, base), Segment(MARKS[0], plain))
+            elif marks and r == 1 and owner is Player.RIGHT:
+                right = (Segment(MARKS[1], plain), *_pad(tail - 1, base))
             line += left + b[r] + right
         lines.append(line)
     sizes = [f"{len(p)} card{'s' if len(p) != 1 else ''}" for p in piles]
@@ -193,7 +218,7 @@ def keys_lines(phase: Phase, single: bool, manual_flip: bool, base: Style) -> tu
 def key_line(phase: Phase, row: Row, p: Player) -> Line:
     dim_fill = phase in (Phase.SLAP, Phase.OVER)
     keys = Text(" " if p is Player.RIGHT else "")
-    style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else KEY_STYLE
+    style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else PLAYER_STYLES[p]
     for slot in range(SLOTS):
         keys.append(f" [{label(key_for(p, row, slot))}] "[:CARD_W], style)
         keys.append(" " * (COL_W - CARD_W))
@@ -207,11 +232,12 @@ _MESSAGE_STYLE = {
     Outcome.IGNORED: Style(color="bright_black"),
 }
 _MESSAGE_MARK = {Outcome.ILLEGAL: "✗ ", Outcome.LOST_RACE: "⚡ ", Outcome.IGNORED: "· "}
-_NO_MESSAGE = (_blank(MESSAGE_W), _blank(MESSAGE_W))
+_NO_MESSAGE = (_blank(MESSAGE_W),)
 
 
 def message_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
-    """Why the player's last key was refused, wrapped to two lines of his half."""
+    """Why the player's last key was refused, on one line of their half (every
+    message is written to fit: tests/app/test_words.py)."""
     m = table.message(p)
     if m is None:
         return _message_lines("", Outcome.APPLIED, p, base)
@@ -223,39 +249,55 @@ def _message_lines(text: str, kind: Outcome, p: Player, base: Style) -> tuple[Li
     if not text:
         return styled(list(_NO_MESSAGE), base)
     t = Text(_MESSAGE_MARK.get(kind, "") + text, _MESSAGE_STYLE.get(kind, ""))
-    wrapped = list(t.wrap(text_console(), MESSAGE_W - 1))[:2]
-    lines = [to_line(line, MESSAGE_W, p is Player.RIGHT) for line in wrapped]
-    lines += [_blank(MESSAGE_W)] * (2 - len(lines))
-    return styled(lines, base)
+    t.truncate(MESSAGE_W - 1, overflow="ellipsis")
+    return styled([to_line(t, MESSAGE_W, p is Player.RIGHT)], base)
 
 
 class BoardView(LinesView):
-    """The whole table in one widget: both players' stockpiles with the spit
-    piles between them, the keys under them (with what each row does now), and
-    each player's messages. A key press repaints only the lines it changed."""
+    """The whole table in one widget: the tug-of-war bar, both players'
+    stockpiles with the spit piles between them, the feed by the piles, the
+    keys under them (with what each row does now), and each player's message.
+    A key press repaints only the lines it changed. `bar=False` leaves the bar
+    out (the help's small boards)."""
+
+    def __init__(
+        self, table: Table, *, id: str | None = None, classes: str | None = None, bar: bool = True
+    ) -> None:
+        super().__init__(table, id=id, classes=classes)
+        self.bar = bar
+
+    @property
+    def marks(self) -> bool:
+        """Markers beside the cards instead of colours (NO_COLOR)."""
+        try:
+            return bool(getattr(self.app, "no_color", False))
+        except Exception:  # no app yet (drawn outside one)
+            return False
 
     def state(self) -> object:
         t = self.table
         pos = t.position
         return (
             pos.sides, pos.piles, lit_piles(t), pos.phase, t.game.options.manual_flip,
-            t.message(Player.LEFT), t.message(Player.RIGHT),
+            t.message(Player.LEFT), t.message(Player.RIGHT), tuple(t.story.feed), owners(t),
+            len(t.story.held), t.names,
         )
 
     def lines(self) -> list[Line]:
         t = self.table
         pos = t.position
         base = self.base
+        marks = self.marks
         left = side_lines(t, Player.LEFT, base)
         right = side_lines(t, Player.RIGHT, base)
-        centre = centre_lines(t, base)
+        centre = centre_lines(t, base, marks)
         ml, mr = message_lines(t, Player.LEFT, base), message_lines(t, Player.RIGHT, base)
-        blank = _blank_line(base)
-        rows = [left[i] + centre[i] + right[i] for i in range(5)]
-        rows.append(blank)
+        rows = [bar_line(t, base, BOARD_W, marks)] if self.bar else []
+        rows += [left[i] + centre[i] + right[i] for i in range(5)]
+        rows += feed_lines(t, base, SIDE_W, CENTRE_W)
         rows += keys_lines(pos.phase, pos.single_pile, t.game.options.manual_flip, base)
-        rows.append(blank)
-        rows += [ml[0] + mr[0], ml[1] + mr[1]]
+        rows.append(_blank_line(base))
+        rows.append(ml[0] + mr[0])
         return rows
 
 

@@ -12,7 +12,6 @@ from rich.style import Style
 from rich.text import Text
 
 from spit_tui.engine import Card
-from spit_tui.engine.cards import SUIT_SYMBOLS
 
 CARD_W = 5  # a card box is five cells wide and three high
 
@@ -26,7 +25,7 @@ REVERSE = Style(reverse=True)
 
 def face_text(c: Card) -> tuple[str, Style]:
     """The one place a card's face is spelled: rank and suit ("10♥") and its style."""
-    return c.rank_label + SUIT_SYMBOLS[c.suit], RED if c.is_red else BLACK
+    return c.face, RED if c.is_red else BLACK
 
 
 def card_face(c: Card) -> Text:
@@ -39,11 +38,15 @@ CardLine = tuple[Segment, ...]
 
 
 def card_box(
-    c: Card | None, *, face_up: bool = True, highlight: bool = False
+    c: Card | None, *, face_up: bool = True, highlight: bool = False, edge: Style | None = None
 ) -> tuple[CardLine, CardLine, CardLine]:
     """Three lines of a card, as segments: face up, face down (``face_up=False``),
-    or an empty place (``c`` is None). Each line is CARD_W cells."""
-    edge = HIGHLIGHT if highlight else EDGE
+    or an empty place (``c`` is None). Each line is CARD_W cells. `edge` colours
+    the frame (the colour of the player who put the card there)."""
+    if edge is None:
+        edge = HIGHLIGHT if highlight else EDGE
+    elif highlight:
+        edge = edge + Style(bold=True)
     if c is None:
         return (Segment("┌ ─ ┐", EDGE),), (Segment(" " * CARD_W),), (Segment("└ ─ ┘", EDGE),)
     side = Segment("│", edge)

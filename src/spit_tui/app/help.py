@@ -58,7 +58,7 @@ class HelpScreen(Screen[None]):
             yield Static(id="help-text")
             with Vertical(id="help-live"):
                 yield Banner(placeholder, id="help-banner")
-                yield BoardView(placeholder, id="help-board", classes="board")
+                yield BoardView(placeholder, id="help-board", classes="board", bar=False)
                 yield Static(id="help-try")
             yield Static(id="help-nav")
 

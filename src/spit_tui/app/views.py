@@ -18,6 +18,12 @@ from spit_tui.table import Table
 
 DIM = Style(dim=True)
 NAME_STYLE = Style(bold=True)
+# Each player's colour, for their name, their keys and the cards they put on a
+# pile: sky blue and orange (Okabe-Ito), a pair that colour-blind players tell
+# apart. Under NO_COLOR the board adds markers instead: ◂ for LEFT, ▸ for RIGHT.
+PLAYER_COLOURS = ("#56b4e9", "#e69f00")
+PLAYER_STYLES = tuple(Style(color=c, bold=True) for c in PLAYER_COLOURS)
+MARKS = ("◂", "▸")
 
 
 def player_name(p: Player, table: Table) -> str:
@@ -196,6 +202,11 @@ def changed_span(old: Line, new: Line, width: int) -> tuple[int, int]:
         j += 1
     x1 = max(x0, line_length(new) - tail)
     return min(x0, width), min(max(x1, x0 + 1), width)
+
+
+def styled(lines: list[Line], base: Style) -> tuple[Line, ...]:
+    """Lines in the widget's colours (done once, when a cached part is built)."""
+    return tuple(tuple(Segment.apply_style(line, base)) for line in lines)
 
 
 def to_line(text: Text, width: int | None = None, right: bool = False) -> Line:

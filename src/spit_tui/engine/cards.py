@@ -31,6 +31,11 @@ class Card(NamedTuple):
         return RANK_NAMES.get(ch, ch)
 
     @property
+    def face(self) -> str:
+        """Rank and suit as a player reads them: "10♥" (the one spelling)."""
+        return self.rank_label + SUIT_SYMBOLS[self.suit]
+
+    @property
     def is_red(self) -> bool:
         return self.suit in "hd"
 

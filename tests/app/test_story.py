@@ -1,0 +1,152 @@
+"""The table tells the story: whose card is on each pile (their colour, or ◂ ▸
+under NO_COLOR), the feed by the piles, and the tug-of-war bar with its trend."""
+
+from __future__ import annotations
+
+import pytest
+from appkit import advance, make_app, press
+
+from spit_tui.app.board import BoardView
+from spit_tui.app.views import PLAYER_STYLES
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import (
+    Game,
+    Options,
+    Play,
+    Player,
+    Ready,
+    Slap,
+    Variant,
+    complete_position,
+    parse_position,
+)
+from spit_tui.story import Story
+from spit_tui.table import Table
+
+# LEFT's 7♥ (key q) and RIGHT's 9♦ (key y) both fit pile a's 8♠: a race.
+RACE = "play 1 two - :7h/4c:Kc/-/-/- TcTd 8s/3c :9d/5s:Kd/-/-/- 2h2d 0,0"
+SLAP = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
+
+
+def board_lines(app: object) -> list[str]:
+    board = app.game_screen.query_one("#board", BoardView)  # type: ignore[attr-defined]
+    return [s.text for s in board._get_strips(board.size.width)]
+
+
+def pile_edge_colour(app: object, pile: int) -> str | None:
+    """The colour of the frame of a pile's top card, as drawn."""
+    board = app.game_screen.query_one("#board", BoardView)  # type: ignore[attr-defined]
+    strips = board._get_strips(board.size.width)
+    top = next(y for y, s in enumerate(strips) if "╭" in s.text)
+    x = 30 + 10 * pile + 2  # the centre column, then the pile's half, then its lead
+    cells = 0
+    for seg in strips[top]:
+        if cells <= x < cells + seg.cell_length:
+            return seg.style.color.name if seg.style and seg.style.color else None
+        cells += seg.cell_length
+    return None
+
+
+def test_story_keeps_owners_feed_and_counts() -> None:
+    game = Game(position=complete_position(parse_position(RACE, check=False)))
+    story = Story(game.position)
+    assert story.held == []  # a game started mid-round: the rope starts at its first round end
+    assert Story(Game(seed=1).position).held == [(26, 26)]
+    story.on_event(game.apply(Play(Player.RIGHT, 0, 0)))
+    assert story.owner(0) is Player.RIGHT and story.owner(1) is None
+    assert story.played == [0, 1]
+    story.lost_race(Player.LEFT)
+    kinds = [(e.kind, e.player) for e in story.feed]
+    assert kinds == [("late", Player.LEFT), ("play", Player.RIGHT)]
+
+
+def test_trend_says_who_pulled_the_rope_in_the_last_rounds() -> None:
+    story = Story(Game(seed=1).position)
+    story.held += [(22, 30), (25, 27), (20, 32)]
+    story.scores += [(0, 0)] * 3
+    assert story.trend() == [(Player.LEFT, 4), (Player.RIGHT, 3), (Player.LEFT, 5)]
+    points = Story(Game(seed=1).position)
+    points.held += [(26, 26)]
+    points.scores += [(3, 7)]
+    assert points.trend() == [(Player.LEFT, 4)]
+
+
+async def test_a_play_shows_in_its_players_colour_and_in_the_feed() -> None:
+    app = make_app(RACE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "yq")  # RIGHT's 9♦ lands first; LEFT's 7♥ is too late
+        lines = board_lines(app)
+        feed = [ln.strip() for ln in lines[6:8]]
+        assert feed == ["LEFT too late", "RIGHT 9♦ → a"]
+        orange = PLAYER_STYLES[Player.RIGHT].color
+        assert orange is not None and pile_edge_colour(app, 0) == orange.name
+        await advance(pilot, 2.0)  # the highlight ends; the colour stays
+        assert pile_edge_colour(app, 0) == orange.name
+
+
+async def test_no_color_marks_whose_card_is_on_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(RACE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "y")
+        middle = next(ln for ln in board_lines(app) if "9♦" in ln)
+        assert "│ 9♦│▸" in middle  # RIGHT's card: the marker on RIGHT's side
+        bar = board_lines(app)[0]
+        assert "▒" in bar and "█" in bar  # the halves of the bar differ without colour
+    app = make_app(RACE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "q")  # LEFT's 7♥ on pile a
+        middle = next(ln for ln in board_lines(app) if "7♥" in ln and "3♣" in ln)
+        assert "◂│ 7♥│" in middle
+
+
+async def test_the_bar_starts_at_26_26_and_tracks_the_cards() -> None:
+    app = make_app(seed=1)  # before the first spit: 26 cards each
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = board_lines(app)[0]
+        assert "LEFT 26 " in bar and " 26 RIGHT" in bar
+        assert bar.count("█") == 52  # one cell a card
+        await advance(pilot, 0.5)
+        await press(pilot, "qp")
+        await advance(pilot, 1.0)  # the spit: a card each on the piles
+        bar = board_lines(app)[0]
+        assert "LEFT 25 " in bar and " 25 RIGHT" in bar and bar.count("·") == 2
+
+
+async def test_round_summary_counts_cards_played_and_the_trend_shows() -> None:
+    app = make_app(SLAP)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await advance(pilot, 0.31)
+        await press(pilot, "q")  # LEFT slaps pile a (3 cards), RIGHT gets pile b (7)
+        text = app.game_screen.query_one("#banner").render().plain  # type: ignore[union-attr]
+        assert "Cards played: LEFT 0, RIGHT 0" in text
+        bar = board_lines(app)[0]
+        assert "LEFT 22 " in bar and " 30 RIGHT" in bar
+
+
+async def test_points_bar_shows_scores_against_the_target() -> None:
+    app = make_app(seed=2, spat=True, options=Options(variant=Variant.POINTS, target=40))
+    async with app.run_test(size=(80, 24)):
+        bar = board_lines(app)[0]
+        assert "LEFT 0/40 " in bar and " 0/40 RIGHT" in bar and "│" in bar
+
+
+def test_a_new_game_starts_a_new_story() -> None:
+    table = Table(Game(seed=1), VirtualClock())
+    table.clock.advance(0.5)
+    for p in Player:
+        table.submit(Ready(p))
+    table.clock.advance(1.0)
+    assert table.story.feed
+    table.new_game(Game(seed=2))
+    assert not table.story.feed and table.story.played == [0, 0]
+
+
+def test_slap_goes_in_the_feed() -> None:
+    start = complete_position(parse_position(SLAP, check=False))
+    table = Table(Game(position=start), VirtualClock())
+    table.clock.advance(1.0)
+    table.submit(Slap(Player.RIGHT, 1))
+    assert table.story.feed[0].kind == "slap"
+
+
