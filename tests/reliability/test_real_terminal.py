@@ -368,3 +368,17 @@ def test_ctrl_z_in_the_demo_suspends_and_fg_brings_the_demo_back(shell: Shell) -
     shell.type('clear; echo "[rc=$?]"')
     assert "[rc=0]" in shell.wait_for("[rc=0]")
     assert_restored(shell)
+
+
+def test_ctrl_z_pauses_the_game_while_suspended(shell: Shell) -> None:
+    pid = shell.start()
+    shell.keys("q")
+    before = shell.wait_for("LEFT ✓ ready")
+    shell.keys("C-z")
+    shell.wait_for("Stopped")
+    time.sleep(4.0)
+    shell.type("fg")
+    after = shell.wait_for("LEFT ✓ ready")
+    assert round_clock(after) - round_clock(before) <= 1, (before, after)  # 4 s not counted
+    shell.keys("C-q", "Enter")
+    assert gone(pid)

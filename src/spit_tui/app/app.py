@@ -225,7 +225,11 @@ class SpitApp(App[None]):
         loop = asyncio.get_running_loop()
         end_on_signals(loop, self.ended_by_signal)
         watch_continue(self._driver, loop, self.continued)
-        self.app_suspend_signal.subscribe(self, lambda _: self.table.pause("suspended", True))
+        # immediate: Ctrl+Z stops the process right after publishing, before a
+        # queued callback could run, and the pause must start before the stop
+        self.app_suspend_signal.subscribe(
+            self, lambda _: self.table.pause("suspended", True), immediate=True
+        )
         self.app_resume_signal.subscribe(self, lambda _: self._resumed())
 
     def ended_by_signal(self, signum: int) -> None:
