@@ -32,6 +32,7 @@ class HelpScreen(Screen[None]):
         Binding("left,pageup,up", "page(-1)", "previous page", show=False),
         Binding("enter", "reset", "reset the position", show=False),
         Binding("f2", "save_record", "save the game record", show=False),
+        Binding("f3", "key_setup", "set up the keys", show=False),
     ]
 
     def __init__(
@@ -133,6 +134,11 @@ class HelpScreen(Screen[None]):
             return
         self.saved = self.save_record()
         self.show_page()
+
+    def action_key_setup(self) -> None:
+        from spit_tui.app.keysetup import KeySetupScreen
+
+        self.app.push_screen(KeySetupScreen())
 
     def action_reset(self) -> None:
         self.show_page()

@@ -54,7 +54,7 @@ def key_map_text() -> Text:
     out = Text()
     out.append("Keyboard layout: ", Style(dim=True))
     out.append(f"{ACTIVE.name}, {ACTIVE.description}", Style(bold=True))
-    out.append("   (--layout NAME; the README has more)\n\n", Style(dim=True))
+    out.append("   (--layout NAME, or F3 here: your own keys)\n\n", Style(dim=True))
     out.append(f"{'':26}{'LEFT player':<20}RIGHT player\n", Style(bold=True))
     for row in (Row.FLIP, Row.PILE_A, Row.PILE_B, Row.FILL):
         out.append(f"{_ROW_NAMES[row]:<26}", Style(dim=True))
@@ -68,10 +68,14 @@ def key_map_text() -> Text:
         "half means ready. Shift and Caps Lock do not matter. Not game keys:\n"
     )
     shown = [r for r in RESERVED if not r.does.startswith("(")]  # not the ones kept free
-    for i, r in enumerate(shown):
-        if i and i % 3 == 0:
+    width = 0
+    for r in shown:
+        item = len(r.label) + 1 + len(r.does)
+        if width and width + 3 + item > 76:  # wrap before 80 columns
             out.append("\n")
-        out.append("  " if i % 3 == 0 else "   ")
+            width = 0
+        out.append("  " if width == 0 else "   ")
+        width += (2 if width == 0 else 3) + item
         out.append(r.label, Style(bold=True))
         out.append(f" {r.does}")
     return out

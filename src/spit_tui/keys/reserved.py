@@ -25,6 +25,7 @@ RESERVED: tuple[Reserved, ...] = (
     Reserved(("left", "right", "up", "down"), "arrows", "help pages"),
     Reserved(("pageup", "pagedown"), "PgUp / PgDn", "help pages"),
     Reserved(("f2",), "F2", "on the key page: save the game record"),
+    Reserved(("f3",), "F3", "in help: set up your own keys"),
     Reserved(("space",), "Space", "(kept free)"),
 )
 
