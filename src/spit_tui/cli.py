@@ -54,6 +54,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "stats": Subcommand("spit_tui.store.commands", "each player's record", "stats_main"),
     "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
+    "host": Subcommand("spit_tui.net.host", "host games for players on other terminals"),
 }
 
 

@@ -1,0 +1,47 @@
+"""`spit-tui host` as a player starts it: a code to join with, one line for a
+bad argument or an address it cannot have, and Ctrl+C stops it cleanly."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+
+from spit_tui.cli import main
+
+HOST = [sys.executable, "-m", "spit_tui", "host"]
+
+
+def test_host_prints_a_room_code_and_stops_on_ctrl_c() -> None:
+    proc = subprocess.Popen(
+        [*HOST, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        line = r"hosting on 127\.0\.0\.1:(\d+); room code ([0-9a-z]{5}-[0-9a-z]{5})\n"
+        m = re.fullmatch(line, first)
+        assert m, first
+        assert f"join 127.0.0.1:{m[1]} {m[2]}" in proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert err.strip() == "spit-tui host: stopped"
+
+
+def test_bad_arguments_and_addresses_are_one_line(capsys: object) -> None:
+    import pytest
+
+    cap = capsys
+    assert isinstance(cap, pytest.CaptureFixture)
+    assert main(["host", "--port", "99999"]) == 2
+    err = cap.readouterr().err
+    assert err.count("\n") == 1 and "port" in err
+    assert main(["host", "--bind", "999.1.1.1", "--port", "0"]) == 1
+    err = cap.readouterr().err
+    assert err.count("\n") == 1 and "cannot listen on 999.1.1.1" in err
