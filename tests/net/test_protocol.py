@@ -83,7 +83,7 @@ def test_bytes_that_are_not_a_json_object_are_refused(raw: bytes) -> None:
         check_client_message(raw)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.binary(max_size=200))
 def test_any_bytes_give_a_message_or_a_protocol_error(raw: bytes) -> None:
     for check in (check_client_message, check_host_message):
@@ -103,7 +103,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from(["hello", "intent", "ping", "bye", "welcome", "x"]),
     st.dictionaries(

@@ -1,0 +1,221 @@
+"""A headless seat at a remote table: connect, say hello, press keys, read views.
+
+`Client.join` does the handshake (JoinRefused carries the host's one line);
+then a reader task checks every frame from the host (protocol, then
+seatview.read_view) and keeps the latest `RemoteView`, and a pinger measures
+the round trip (the base for latency equalisation, issue 14 item 4). Anything
+wrong from the host ends the client with a reason in `ended`, never an
+exception in the reader. `play_as_bot` drives a client with the computer's
+policy, deciding from the public view alone, as a person at that seat would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from typing import Any
+
+from spit_tui.engine import Action, Fill, Flip, Phase, Play, Player, Ready, Slap
+from spit_tui.players.bot import make_policy
+from spit_tui.players.keymap import Row
+from spit_tui.players.policy import Policy
+from spit_tui.players.view import must_say_spit, play_actions
+
+from .protocol import (
+    Message,
+    ProtocolError,
+    check_host_message,
+    encode,
+    hello,
+    intent,
+    read_frame,
+)
+from .seatview import SEAT_NAMES, RemoteView, read_view
+
+JOIN_S = 5.0  # the host must answer a hello this soon
+PING_S = 2.0  # a ping this often keeps the seat alive and measures the round trip
+RETRY_S = 0.1  # a bot whose press changed nothing it can see decides again after this
+
+
+class JoinRefused(Exception):
+    """The host would not seat us; the text is its reason (one line)."""
+
+
+def key_for_action(action: Action) -> tuple[Row, int]:
+    """The key (row, slot) of this seat's half that asks the table for `action`."""
+    if isinstance(action, Play):
+        return (Row.PILE_A if action.pile == 0 else Row.PILE_B), action.slot
+    if isinstance(action, Fill):
+        return Row.FILL, action.src  # the table fills the leftmost gap, as the bot assumes
+    if isinstance(action, Flip):
+        return Row.FLIP, action.slot
+    if isinstance(action, Slap):
+        return (Row.PILE_A if action.pile == 0 else Row.PILE_B), 0
+    assert isinstance(action, Ready)
+    return Row.PILE_A, 0  # any key of the half says "spit"
+
+
+class Client:
+    """One seat's connection to a host."""
+
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Message
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.seat = Player(SEAT_NAMES.index(welcome["seat"]))
+        self.token: str = welcome["token"]
+        self.room: str = welcome["room"]
+        self.stale_s: float = welcome["stale_s"]
+        self.latest: RemoteView | None = None
+        self.views = 0  # views received
+        self.ended: str | None = None  # why the connection ended
+        self.rtts: deque[float] = deque(maxlen=64)
+        self._changed = asyncio.Event()
+        self._pings: dict[int, float] = {}
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._ping())]
+
+    @classmethod
+    async def join(
+        cls,
+        host: str,
+        port: int,
+        code: str,
+        seat: str | None = None,
+        token: str | None = None,
+        timeout: float = JOIN_S,
+    ) -> Client:
+        """Connect and take a seat; JoinRefused (with the host's reason) or OSError."""
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            writer.write(encode(hello(code, seat, token)))
+            async with asyncio.timeout(timeout):
+                body = await read_frame(reader)
+            if body is None:
+                raise JoinRefused("the host closed the connection")
+            msg = check_host_message(body)
+        except TimeoutError:
+            writer.close()
+            raise JoinRefused("the host did not answer") from None
+        except (ProtocolError, JoinRefused) as e:
+            writer.close()
+            raise JoinRefused(str(e)) from None
+        if msg["type"] != "welcome":
+            writer.close()
+            raise JoinRefused(str(msg.get("reason", "the host did not seat us")))
+        return cls(reader, writer, msg)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                body = await read_frame(self.reader)
+                if body is None:
+                    self.ended = self.ended or "the host closed the connection"
+                    break
+                self._take(check_host_message(body))
+        except ProtocolError as e:
+            self.ended = f"the host sent {e}"
+        except (ConnectionError, OSError):
+            self.ended = "the connection to the host was lost"
+        finally:
+            self._tasks[1].cancel()
+            self.writer.close()
+            self._changed.set()
+
+    def _take(self, msg: Message) -> None:
+        kind = msg["type"]
+        if kind == "view":
+            self.latest = read_view(msg, self.seat)
+            self.views += 1
+            self._changed.set()
+        elif kind == "pong":
+            sent = self._pings.pop(msg["id"], None)
+            if sent is not None:
+                self.rtts.append(asyncio.get_running_loop().time() - sent)
+        elif kind in ("refused", "bye"):
+            self.ended = str(msg["reason"])
+        else:
+            raise ProtocolError(f"a {kind} message after the welcome")
+
+    async def _ping(self) -> None:
+        loop = asyncio.get_running_loop()
+        n = 0
+        while True:
+            await asyncio.sleep(PING_S)
+            n += 1
+            self._pings = {k: v for k, v in self._pings.items() if k > n - 8}
+            self._pings[n] = loop.time()
+            self._send({"type": "ping", "id": n})
+
+    def _send(self, msg: Message) -> None:
+        if self.ended is None and not self.writer.is_closing():
+            self.writer.write(encode(msg))
+
+    def press(self, row: Row, slot: int) -> None:
+        """A key of this seat's half."""
+        self._send(intent(row.value, slot))
+
+    async def changed(self, timeout: float | None = None) -> bool:
+        """Wait for a new view (or the end); False if `timeout` passed first."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._changed.wait()
+        except TimeoutError:
+            return False
+        self._changed.clear()
+        return True
+
+    async def close(self) -> None:
+        self._send({"type": "bye"})
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.writer.close()
+
+
+def _phase_mark(rv: RemoteView) -> tuple[Any, ...]:
+    v = rv.view
+    return (v.phase, v.round, v.stuck_banner, v.pile_sizes if v.phase is Phase.SLAP else ())
+
+
+async def play_as_bot(
+    client: Client,
+    rng: random.Random,
+    *,
+    policy: Policy | None = None,
+    think_s: tuple[float, float] = (0.001, 0.004),
+) -> RemoteView | None:
+    """Play the seat to the end of the game from what the seat is shown; the last view."""
+    policy = policy or make_policy("full")
+    loop = asyncio.get_running_loop()
+    mark: tuple[Any, ...] = ()
+    shown_at = loop.time()
+    while client.ended is None:
+        rv = client.latest
+        if rv is None:
+            await client.changed()
+            continue
+        view = rv.view
+        if view.phase is Phase.OVER:
+            return rv
+        if _phase_mark(rv) != mark:
+            mark, shown_at = _phase_mark(rv), loop.time()
+        action: Action | None = None
+        delay = rng.uniform(*think_s)
+        if rv.waiting is None:
+            if view.phase is Phase.PLAY:
+                candidates = play_actions(view)
+                if candidates:
+                    action = policy.choose(view, candidates, rng)
+            elif view.phase is Phase.SPIT and must_say_spit(view):
+                action = Ready(client.seat)
+            elif view.phase is Phase.SLAP:
+                action = policy.slap(view, rng)
+            if isinstance(action, Ready | Slap):  # D13: not inside the stale-key window
+                delay = max(delay, shown_at + client.stale_s + 0.02 - loop.time())
+        if action is not None:
+            await asyncio.sleep(delay)
+            client.press(*key_for_action(action))
+        await client.changed(RETRY_S if action is not None else None)
+    return client.latest

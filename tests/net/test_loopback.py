@@ -1,0 +1,70 @@
+"""Two bot clients play a whole game through a real host on 127.0.0.1, each
+deciding from the views it is sent and pressing keys over the wire."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from spit_tui.engine import Fill, Phase, Play, Player, Ready, Slap
+from spit_tui.net.client import Client, JoinRefused, key_for_action, play_as_bot
+from spit_tui.net.host import Host, Timings
+from spit_tui.players.keymap import Row
+
+FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
+QUICK = (0.0, 0.001)  # seconds a bot thinks before each key
+GAME_S = 60.0  # a bound, not a speed: the game takes a few seconds
+
+
+async def test_two_bot_clients_play_a_whole_game_through_the_host() -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    try:
+        room = host.new_room()
+        left = await Client.join("127.0.0.1", host.port, room.code, "left")
+        right = await Client.join("127.0.0.1", host.port, room.code.upper().replace("-", ""))
+        assert (left.seat, right.seat) == (Player.LEFT, Player.RIGHT)
+        async with asyncio.timeout(GAME_S):
+            ends = await asyncio.gather(
+                play_as_bot(left, random.Random(1), think_s=QUICK),
+                play_as_bot(right, random.Random(2), think_s=QUICK),
+            )
+        table = room.table
+        assert table.game.over
+        for end in ends:
+            assert end is not None and end.view.phase is Phase.OVER
+            assert end.winner == table.position.winner
+        assert table.position.round >= 2
+        keys = [d for d in table.decisions if d.source == "key"]
+        assert len(keys) == len(table.decisions) > 100  # every move came over the wire
+        assert {d.player for d in keys} == {Player.LEFT, Player.RIGHT}
+        assert left.views > 50 and right.views > 50
+        await left.close()
+        await right.close()
+    finally:
+        await host.close()
+
+
+async def test_join_refusals_and_a_host_that_goes_away_are_one_line() -> None:
+    host = Host(port=0, timings=FAST)
+    await host.start()
+    room = host.new_room()
+    with pytest.raises(JoinRefused, match="no room"):
+        await Client.join("127.0.0.1", host.port, "00000-00000")
+    client = await Client.join("127.0.0.1", host.port, room.code)
+    await client.changed(3.0)
+    assert client.latest is not None and client.latest.waiting == "RIGHT"
+    await host.close()
+    while client.ended is None:
+        assert await client.changed(3.0)
+    assert client.ended == "the host is stopping"
+
+
+def test_each_action_has_the_key_that_asks_for_it() -> None:
+    L = Player.LEFT
+    assert key_for_action(Play(L, 3, 1)) == (Row.PILE_B, 3)
+    assert key_for_action(Fill(L, 2, 0)) == (Row.FILL, 2)
+    assert key_for_action(Slap(L, 0)) == (Row.PILE_A, 0)
+    assert key_for_action(Ready(L))[0] in Row
