@@ -38,7 +38,8 @@ from spit_tui.players.keymap import Intent, Row, key_for
 from spit_tui.story import Story
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
-STALE_S = 0.3  # D13: slap/ready keys this soon after their phase appears are ignored
+STALE_S = 0.2  # D13: slap/ready keys this soon after their phase appears do not count
+REPEAT_S = 0.06  # D13: the same key again this soon is a held key's auto-repeat
 STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
 MESSAGE_S = 1.6  # how long a refusal stays beside the player
 HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
@@ -130,12 +131,15 @@ class Table:
         *,
         countdown_s: float = COUNTDOWN_S,
         stale_s: float = STALE_S,
+        repeat_s: float = REPEAT_S,
         stuck_delay_s: float = STUCK_DELAY_S,
     ) -> None:
         self.game = game
         self.clock = clock
         self.countdown_s = countdown_s
         self.stale_s = stale_s
+        self.repeat_s = repeat_s
+        self._arrived: dict[str, float] = {}  # D13: when each key last arrived (game clock)
         self.stuck_delay_s = stuck_delay_s
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
@@ -262,6 +266,8 @@ class Table:
         """A key press: give it its meaning in the current phase, then decide."""
         p = intent.player
         key = key_for(p, intent.row, intent.slot)
+        if self._repeat(key):
+            return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
         if p in self._computer:
             why = f"the computer plays this side: use the {p.other.label} half"
             return self._decide(p, source, "", Outcome.IGNORED, why, key)
@@ -275,7 +281,17 @@ class Table:
         held key acts once, so this is logged with the reason "repeat" and
         shown to no one."""
         key = key_for(intent.player, intent.row, intent.slot)
+        self._repeat(key)  # a dropped repeat counts as an arrival (D13)
         return self._decide(intent.player, "key", "", Outcome.IGNORED, "repeat", key, quiet=True)
+
+    def _repeat(self, key: str) -> bool:
+        """D13: whether `key` came less than `repeat_s` after its last arrival
+        (an auto-repeat, not a press). Every arrival counts, dropped or not, so a
+        held key stays dropped after the first repeat the terminal's delay lets in."""
+        now = self.clock.now()
+        last = self._arrived.get(key)
+        self._arrived[key] = now
+        return last is not None and now - last < self.repeat_s
 
     def interpret(self, intent: Intent) -> Action | None:
         pos = self.game.position
@@ -334,10 +350,12 @@ class Table:
             if pos.phase is Phase.SPIT and any(pos.piles) and not shown.stuck_shown:
                 return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit call", key)
             if now < shown.phase_shown_at + self.stale_s:
-                what = "slap" if isinstance(action, Slap) else "ready"
-                return self._decide(
-                    p, source, text, Outcome.IGNORED, f"too soon: {what} ignored", key
-                )
+                last = shown.last_event
+                if last is not None and isinstance(last.action, Slap) and last.action.player != p:
+                    # the slap race was lost by a hair: say so, not "too soon"
+                    why = f"too late: {self._names[last.action.player]} slapped first"
+                    return self._decide(p, source, text, Outcome.LOST_RACE, why, key)
+                return self._decide(p, source, text, Outcome.IGNORED, "too soon: press again", key)
         elif shown.countdown_ends is not None:
             return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit", key)
         problem = self.game.problem(action)

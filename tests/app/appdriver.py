@@ -40,9 +40,17 @@ async def play_game(
     seen = Seen()
     last_round_seen = 0
 
+    pressed: dict[str, float] = {}
+
     async def key(ch: str) -> None:
+        # A person cannot press one key twice within the D13 repeat window: the
+        # same key again waits that long (anything quicker is a held key's repeat).
+        last = pressed.get(ch)
+        if last is not None and table.clock.now() - last < table.repeat_s:
+            await advance(pilot, table.repeat_s + 0.001)
         seen.keys += 1
         await press(pilot, ch)
+        pressed[ch] = table.clock.now()
 
     while seen.keys < max_keys:
         pos = table.position
@@ -76,7 +84,9 @@ async def play_game(
                 await key(key_for_action(Slap(p, 0)))
                 d = table.decisions[-1]
                 assert len(table.decisions) == before + 1
-                assert d.outcome is Outcome.IGNORED and "too soon" in d.message, d
+                # "too soon: press again", or "too late" for the slap just lost
+                assert d.outcome in (Outcome.IGNORED, Outcome.LOST_RACE), d
+                assert d.message.startswith(("too soon", "too late")), d
                 seen.stale_ignored += 1
                 await advance(pilot, table.stale_s + 0.01)
                 continue

@@ -50,7 +50,12 @@ async def test_a_burst_of_interleaved_keys_is_applied_in_arrival_order() -> None
             intent = intent_for(ch, ch)
             assert intent is not None
             assert d.player is intent.player
+            if d.message == "repeat":  # D13: q then Q in one burst is one key held
+                assert d.key == ch.lower() and d.outcome is Outcome.IGNORED
+                continue
             assert d.action.startswith(intent.player.letter + str(intent.slot + 1))
+        repeats = [d.key for d in decided if d.message == "repeat"]
+        assert repeats == ["q", "y", "h"]  # Q, Y and H repeat q, y and h: one burst, no time
         assert [d.seq for d in decided] == sorted(d.seq for d in decided)
         # the first two keys were both legal plays: both applied, left first
         assert [d.action for d in decided[:2]] == ["L1a", "R1a"]
@@ -75,7 +80,10 @@ async def test_a_held_key_repeats_harmlessly() -> None:
         assert sorted(map(str, t.position.all_cards())) == cards
         applied = [d for d in t.decisions if d.outcome is Outcome.APPLIED]
         assert [d.action for d in applied] == ["L1a"]  # 7♥ on 8♠; then nothing fits
-        assert t.counts[Outcome.ILLEGAL] + t.counts[Outcome.LOST_RACE] == 79
+        # D13: 40 of one key at once is a held key: each acts once, the rest are
+        # repeats (before the repeat rule: 79 refusals)
+        assert t.counts[Outcome.ILLEGAL] + t.counts[Outcome.LOST_RACE] == 1
+        assert sum(d.message == "repeat" for d in t.decisions) == 78
         assert len(t.decisions) == 80
 
 

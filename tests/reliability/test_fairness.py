@@ -16,6 +16,7 @@ import random
 from appkit import make_app
 from relkit import DriverInput, flush
 
+from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Phase, Player, complete_position, parse_position
 from spit_tui.players.keymap import Row, key_for
 from spit_tui.table import Outcome
@@ -34,7 +35,10 @@ async def test_simultaneous_presses_first_key_wins_and_no_half_is_favoured() -> 
     async with app.run_test(size=(100, 30)) as pilot:
         feed = DriverInput(app)
         table = app.table
+        clock = table.clock
+        assert isinstance(clock, VirtualClock)
         for i in range(RACES):
+            clock.advance(table.repeat_s * 2)  # a fresh press, not a held key's repeat (D13)
             table.new_game(Game(position=start))
             pile = rng.randrange(2)
             row = Row.PILE_A if pile == 0 else Row.PILE_B

@@ -141,7 +141,7 @@ PAGES: tuple[Page, ...] = (
         "A round ends when a player clears their stockpiles, or nobody can play and\n"
         "nobody has a spit card. Then both slap a pile, aiming for the smaller one:\n"
         "the first slap takes the pile slapped, the other player gets the other pile.\n"
-        "Top row slaps pile a, middle row pile b. A slap in the first 0.3 s is ignored.",
+        "Top row slaps pile a, middle row b. A slap in the first 0.2 s does not count.",
         "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0",
         "Slap pile a (3 cards): LEFT [Q], RIGHT [Y].  Pile b: [A] or [H].",
     ),

@@ -12,7 +12,7 @@ The hand model, per level (players/level.py; the rungs are in players/ladder.py)
 - **Reaction time.** Each decision waits a delay drawn from the level's
   distribution: the lowest rung takes 2.9-4.8 s per card, the top 0.4-0.68 s,
   about the fastest human hands. Saying "spit" and slapping have their own,
-  quicker distribution, always longer than the table's 0.3 s stale-key
+  quicker distribution, always longer than the table's 0.2 s stale-key
   guard (D13), so the bot's reflexes are never thrown away.
 - **Form.** A person has good rounds and bad ones: at the start of every
   round the bot draws a pace factor (log-normal, the level's `form`) that
