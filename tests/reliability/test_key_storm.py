@@ -43,6 +43,7 @@ from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
 from spit_tui.app.help import HelpScreen
+from spit_tui.app.keysetup import KeySetupScreen
 from spit_tui.app.screens import GameScreen, QuitScreen
 from spit_tui.engine import PLAYERS, Action, Fill, Game, Options, Phase, Position, Variant
 from spit_tui.players.keymap import KEYS, intent_for
@@ -216,8 +217,9 @@ async def storm(seed: int, options: Options, bursts: list[tuple[int, int, int, f
             if not helped:
                 # one decision per game key; a paste, junk and mouse play nothing
                 assert len(table.decisions) - n == game_keys_in(parsed), where
-            if isinstance(app.screen, HelpScreen):
-                await feed.send(pilot, CLOSE)
+            for _ in range(2):  # help, and the key setup screen that F3 opens from it
+                if isinstance(app.screen, HelpScreen | KeySetupScreen):
+                    await feed.send(pilot, CLOSE)
             assert isinstance(app.screen, GameScreen), f"{where}: {app.screen}"
             if table.position.phase is not Phase.PLAY or table.counting_down:
                 wait = max(wait, 0.7)  # between rounds the players look up
