@@ -36,7 +36,7 @@ from spit_tui.app.screens import (
     TooSmallScreen,
     as_table_screen,
 )
-from spit_tui.app.signals import end_on_signals, watch_continue
+from spit_tui.app.signals import end_on_signals, owns_terminal, watch_continue
 from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import Game, Options, Phase, Position
@@ -242,6 +242,10 @@ class SpitApp(App[None]):
         self.clock.stopped()
         if own_stop:
             return  # Textual brings the terminal back and posts its resume signal
+        if self._exit or not owns_terminal():
+            # quitting (a hang-up sends SIGHUP and SIGCONT together), or continued
+            # in the background: the next `fg` sends SIGCONT again
+            return
         driver = self._driver
         if driver is not None:
             driver.suspend_application_mode()

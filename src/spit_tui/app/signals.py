@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import sys
 from collections.abc import Callable
 from types import FrameType
 
@@ -70,6 +72,18 @@ def end_on_signals(loop: asyncio.AbstractEventLoop, end: Callable[[int], object]
             loop.add_signal_handler(sig, end, sig)
             handled.append(sig)
     return handled
+
+
+def owns_terminal() -> bool:
+    """Is this process in the terminal's foreground (not continued in the
+    background, and the terminal not hung up)?"""
+    out = sys.__stdout__
+    if out is None:
+        return False
+    try:
+        return os.tcgetpgrp(out.fileno()) == os.getpgrp()
+    except (OSError, ValueError):
+        return False
 
 
 def watch_continue(
