@@ -77,4 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from userdirs import temporary_user_dirs
+
+    with temporary_user_dirs():  # never the user's own history or config
+        sys.exit(main())

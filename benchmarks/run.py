@@ -34,7 +34,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +49,7 @@ import engine  # noqa: E402
 import game  # noqa: E402
 import latency  # noqa: E402
 import stats  # noqa: E402
+from userdirs import temporary_user_dirs  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -372,9 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.no_history:
         os.environ["SPIT_NO_HISTORY"] = "1"
-    with tempfile.TemporaryDirectory(prefix="spit-bench-home-") as home:
-        for var in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
-            os.environ[var] = str(Path(home) / var.lower())  # never the user's own history
+    with temporary_user_dirs():  # never the user's own history or config
         res = run_all(args.quick, terminal=not args.no_terminal)
     if args.json:
         print(json.dumps(res, indent=2))

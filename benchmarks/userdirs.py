@@ -1,0 +1,31 @@
+"""One home for "a benchmark never touches the user's own files": every
+benchmark that starts the game runs inside `temporary_user_dirs()`, so its
+history, saved games, crash reports and key config go to a folder that is
+thrown away afterwards, whether it runs alone or under run.py."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+
+
+@contextmanager
+def temporary_user_dirs() -> Iterator[Path]:
+    """Point the XDG variables at a fresh temporary folder, and put them back."""
+    saved = {var: os.environ.get(var) for var in XDG_VARS}
+    with tempfile.TemporaryDirectory(prefix="spit-bench-home-") as home:
+        for var in XDG_VARS:
+            os.environ[var] = str(Path(home) / var.lower())
+        try:
+            yield Path(home)
+        finally:
+            for var, value in saved.items():
+                if value is None:
+                    os.environ.pop(var, None)
+                else:
+                    os.environ[var] = value
