@@ -51,6 +51,16 @@ async def _nothing(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def _key_setup(pilot: Pilot[Any]) -> None:
+    await pilot.press("f1", "f3", "a")  # the key setup screen, one key already taken
+
+
+def _first_run_app() -> SpitApp:
+    app = make_app(seed=1)
+    app.first_run = True  # as on a machine where nothing chose a keyboard yet
+    return app
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -59,6 +69,8 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "slap": (lambda: make_app(SLAP), _nothing),
     "summary": (lambda: make_app(SLAP), _summary),
     "over": (lambda: make_app(OVER), _over),
+    "first_run": (_first_run_app, _nothing),
+    "key_setup": (lambda: make_app(seed=1, spat=True), _key_setup),
     "points": (
         lambda: make_app(seed=2, spat=True, options=Options(variant=Variant.POINTS, target=50)),
         _nothing,

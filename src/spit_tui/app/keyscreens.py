@@ -52,11 +52,6 @@ def key_grid(layout: Layout) -> Text:
 class FirstRunScreen(ModalScreen[None]):
     """Which keyboard is this? Asked once; the game waits underneath."""
 
-    DEFAULT_CSS = """
-    FirstRunScreen { align: center middle; background: $background 60%; }
-    #keys-box { width: 76; height: auto; border: heavy $accent; padding: 1 2;
-                background: $surface; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "keep_us", "keep US QWERTY", show=False),
         Binding("enter", "confirm", "keep these keys", show=False),

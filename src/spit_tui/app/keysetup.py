@@ -30,11 +30,6 @@ ORDER: tuple[Position, ...] = tuple(
 
 
 class KeySetupScreen(ModalScreen[None]):
-    DEFAULT_CSS = """
-    KeySetupScreen { align: center middle; background: $background 60%; }
-    #setup-box { width: 76; height: auto; border: heavy $accent; padding: 1 2;
-                 background: $surface; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "leave the keys as they were", show=False),
     ]
