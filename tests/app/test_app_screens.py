@@ -213,6 +213,24 @@ async def test_the_header_hint_runs_out_on_the_game_clock() -> None:
 
 
 
+async def test_a_long_header_stays_one_line_and_keeps_f1_at_80_columns() -> None:
+    from spit_tui.engine import Options, Variant
+
+    opts = Options(variant=Variant.POINTS, target=100, manual_flip=True)
+    late = PLAY.replace("play 1 ", "play 12 ", 1)  # a late round: the longest left part
+    app = make_app(late, options=opts)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        header = app.screen.query_one("#header")
+        line = header.render()
+        assert "points to 100" in line.plain and "manual flip" in line.plain
+        assert line.cell_len <= 80 and "F1 help" in line.plain
+        await pilot.press("space")  # a hint beside the longest left part
+        line = header.render()
+        assert "Space is not a game key · F1: help" in line.plain, line.plain
+        assert line.cell_len <= 80 and "round 12" in line.plain, line.plain
+
+
 async def test_the_app_finds_live_tables_through_the_shows_table_protocol() -> None:
     from spit_tui.app.screens import ShowsTable, as_table_screen
 

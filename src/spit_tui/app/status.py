@@ -46,18 +46,27 @@ class HeaderBar(TableView):
             elapsed = ""
         else:
             elapsed = " · " + clock_text(t.clock.now() - t.round_started_at)
-        left = Text()
-        left.append(" spit-tui", Style(bold=True, color="yellow"))
-        left.append(f" · {variant} · round {pos.round}{elapsed}")
-        if o.manual_flip:
-            left.append(" · manual flip")
         hint = self._hint()
         right = Text(hint + " ", "bold yellow") if hint else Text(
             "F1 help · Ctrl+Q quit ", DIM
         )
         width = self.size.width or 80
+        flip = " · manual flip" if o.manual_flip else ""
+        parts = [f" · {variant} · round {pos.round}{elapsed}{flip}",
+                 f" · {variant} · round {pos.round}{elapsed}",
+                 f" · round {pos.round}{elapsed}"]
+        # The longest left part that leaves room for the right one: a hint is
+        # never cut, so the variant and the flip go first (both stay in help).
+        tail = next((x for x in parts if 9 + len(x) + right.cell_len + 1 <= width), parts[-1])
+        left = Text()
+        left.append(" spit-tui", Style(bold=True, color="yellow"))
+        left.append(tail)
+        if not hint and left.cell_len + right.cell_len + 1 > width:
+            right = Text("F1 help ", DIM)  # keep the one key to learn
         gap = max(1, width - left.cell_len - right.cell_len)
-        return left + Text(" " * gap) + right
+        line = left + Text(" " * gap) + right
+        line.truncate(width)  # never a second line: the header is one row
+        return line
 
 
 class Scoreboard(TableView):
