@@ -59,7 +59,9 @@ def test_seat_names_the_players_and_refuses_the_computers_keys() -> None:
     intent = intent_for("y", "y")
     assert intent is not None and intent.player is Player.RIGHT
     d = t.submit_intent(intent)
-    assert d.outcome is Outcome.IGNORED and "computer plays this side" in d.message
+    assert d.outcome is Outcome.IGNORED and d.message == "computer's half: use the left half"
+    assert t.message(Player.RIGHT) is not None  # said, the first time
+    assert t.computer_level(Player.RIGHT) == "" and t.computer_level(Player.LEFT) is None
     assert str(t.position.pile_top(0)) == "6s"  # nothing played
     assert t.submit(Play(Player.RIGHT, 0, 0), source="bot").outcome is Outcome.APPLIED
 

@@ -12,7 +12,7 @@ tests read. Nothing here imports Textual: the app is a view of a Table.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
@@ -148,7 +148,8 @@ class Table:
         self.event_listeners: list[Callable[[Event], None]] = []
         self.decision_listeners: list[Callable[[Decision], None]] = []
         self._names: tuple[str, str] = ("LEFT", "RIGHT")
-        self._computer: frozenset[Player] = frozenset()
+        self._computer: dict[Player, str] = {}  # the computer's halves: its level in words
+        self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game.position, clock.now())
 
     # -- what the views and the bots read ---------------------------------------------
@@ -253,12 +254,25 @@ class Table:
         self.shown.figures = text
         self._notify()
 
-    def seat(self, names: tuple[str, str], computer: Iterable[Player] = ()) -> None:
+    def seat(
+        self, names: tuple[str, str], computer: Mapping[Player, str] | Iterable[Player] = ()
+    ) -> None:
         """Who sits where: the names on the board, and the halves the computer
-        plays (a key pressed there is refused with a word, not played)."""
+        plays, each with its level in words if given ("hard"): the board shows
+        that instead of keys. A key pressed there is refused, not played; the
+        first such key at this table says why, the rest are only logged (seating
+        again, as `--level auto` does when the level moves, does not say it again)."""
         self._names = names
-        self._computer = frozenset(computer)
+        if isinstance(computer, Mapping):
+            self._computer = dict(computer)
+        else:
+            self._computer = dict.fromkeys(computer, "")
         self._notify()
+
+    def computer_level(self, p: Player) -> str | None:
+        """The level of the computer playing `p`'s half, in words ("" if not
+        given); None when a person plays it."""
+        return self._computer.get(p)
 
     # -- the one input path ----------------------------------------------------------
 
@@ -269,8 +283,9 @@ class Table:
         if self._repeat(key):
             return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
         if p in self._computer:
-            why = f"the computer plays this side: use the {p.other.label} half"
-            return self._decide(p, source, "", Outcome.IGNORED, why, key)
+            why = f"computer's half: use the {p.other.label.lower()} half"
+            told, self._told_computer = self._told_computer, True
+            return self._decide(p, source, "", Outcome.IGNORED, why, key, quiet=told)
         action = self.interpret(intent)
         if action is None:
             return self._decide(p, source, "", Outcome.IGNORED, self._idle_reason(), key)

@@ -61,6 +61,22 @@ def _first_run_app() -> SpitApp:
     return app
 
 
+def _vs_computer() -> SpitApp:
+    """Against the computer (hard, on the right): its side shows its level, no keys."""
+    from spit_tui.app.computer import ComputerApp
+    from spit_tui.engine import Player
+
+    table = make_app(seed=1, spat=True).table
+    return ComputerApp(computer={Player.RIGHT: "hard"}, table=table, bot_seed=1)
+
+
+async def _computers_key(pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+    pilot.app.clear_notifications()  # the opening note (8 s) would cover the message line
+    await press(pilot, "y")  # the computer's key: said once, beside its side
+    await pilot.pause()
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -71,6 +87,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "over": (lambda: make_app(OVER), _over),
     "first_run": (_first_run_app, _nothing),
     "key_setup": (lambda: make_app(seed=1, spat=True), _key_setup),
+    "vs_computer": (_vs_computer, _computers_key),
     "points": (
         lambda: make_app(seed=2, spat=True, options=Options(variant=Variant.POINTS, target=50)),
         _nothing,

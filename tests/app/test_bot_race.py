@@ -11,8 +11,9 @@ from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerApp
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, complete_position, parse_position
-from spit_tui.players.ladder import LEVELS
-from spit_tui.table import Outcome, Table
+from spit_tui.players.keymap import Row, key_for, label
+from spit_tui.players.ladder import LADDER, LEVELS
+from spit_tui.table import MESSAGE_S, Outcome, Table
 
 # Both players can play onto pile a only: the left's 7c and the right's 5d on the 6s.
 RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
@@ -82,9 +83,70 @@ async def test_the_computers_keys_do_nothing_for_the_human() -> None:
         # the key took the one key path and was refused there, with a word
         (key,) = [d for d in table.decisions if d.source == "key"]
         assert key.outcome is Outcome.IGNORED and key.action == "" and key.key == "y"
-        assert "computer" in key.message
+        assert key.message == "computer's half: use the left half"
         msg = table.message(Player.RIGHT)
-        assert msg is not None and "computer" in msg.text
+        assert msg is not None and msg.text == key.message
+
+
+async def test_the_computers_half_is_said_once() -> None:
+    app = race_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.table
+        clock = table.clock
+        assert isinstance(clock, VirtualClock)
+        await pilot.press("y")
+        assert table.message(Player.RIGHT) is not None
+        clock.advance(MESSAGE_S + 0.1)  # the word has run out
+        app.tick()
+        await pilot.press("u", "h", "y")
+        await settle(pilot)
+        keys = [d for d in table.decisions if d.source == "key"]
+        assert [d.key for d in keys] == ["y", "u", "h", "y"]
+        assert all(d.outcome is Outcome.IGNORED and d.action == "" for d in keys)
+        assert table.message(Player.RIGHT) is None  # logged, not said again
+        text = await screen_text(pilot)
+        assert "computer's half" not in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+@pytest.mark.parametrize("side", [Player.RIGHT, Player.LEFT])
+async def test_the_computers_side_shows_its_level_and_no_keys(
+    size: tuple[int, int], side: Player
+) -> None:
+    clock = VirtualClock()
+    table = Table(Game(position=complete_position(parse_position(RACE, check=False))), clock)
+    app = ComputerApp(computer={side: "hard"}, table=table, bot_seed=1)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        text = await screen_text(pilot)
+        assert "COMPUTER · hard" in text
+        human = [key_for(side.other, row, 0) for row in (Row.PILE_A, Row.PILE_B, Row.FILL)]
+        machine = [key_for(side, row, s) for row in Row for s in range(5)]
+        assert all(f"[{label(k)}]" in text for k in human)
+        assert not any(f"[{label(k)}]" in text for k in machine), text
+        # its key is refused in one line that fits the message area
+        await pilot.press(key_for(side, Row.PILE_A, 2))
+        text = await screen_text(pilot)
+        line = next(ln for ln in text.splitlines() if "computer's half" in ln)
+        assert f"computer's half: use the {side.other.label.lower()} half" in line
+        assert "…" not in line
+
+
+async def test_auto_shows_the_level_it_moved_to() -> None:
+    from spit_tui.players.auto import AUTO
+
+    clock = VirtualClock()
+    table = Table(Game(position=complete_position(parse_position(RACE, check=False))), clock)
+    app = ComputerApp(computer={Player.RIGHT: AUTO}, table=table, bot_seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        (auto,) = app.autos
+        start = auto.rung
+        assert table.computer_level(Player.RIGHT) == f"auto ({LADDER[start - 1].name})"
+        app._auto_moved(start + 1, 1)  # what the staircase does after a round
+        assert table.computer_level(Player.RIGHT) == f"auto ({LADDER[start].name})"
+        assert f"COMPUTER · auto ({LADDER[start].name})" in await screen_text(pilot)
 
 
 async def test_demo_any_key_starts_a_game_for_two_people() -> None:

@@ -50,6 +50,7 @@ MUST_MEET = [
     "ready: waiting for the other player",
     "slap a pile: top or middle row",
     "the game is over",
+    "computer's half: use the",
 ]
 
 
@@ -81,6 +82,18 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
     return messages, banners
 
 
+def _computer_words() -> set[tuple[str, Outcome]]:
+    """What a key of the computer's half says (on either side): the storms
+    seat no computer, since it would play that half."""
+    out = set()
+    for side in PLAYERS:
+        table = Table(Game(seed=1), VirtualClock())
+        table.seat(("YOU", "COMPUTER") if side else ("COMPUTER", "YOU"), computer={side: "hard"})
+        d = table.submit_intent(next(i for i in KEYS.values() if i.player is side))
+        out.add((d.message, d.outcome))
+    return out
+
+
 @cache
 def storm_texts() -> tuple[set[tuple[str, Outcome]], set[str]]:
     messages: set[tuple[str, Outcome]] = set()
@@ -89,7 +102,7 @@ def storm_texts() -> tuple[set[tuple[str, Outcome]], set[str]]:
         m, b = _storm(options, names, seed=i + 1, keys=6000)
         messages |= m
         banners |= b
-    return messages, banners
+    return messages | _computer_words(), banners
 
 
 def test_the_storms_meet_every_kind_of_message() -> None:

@@ -199,20 +199,47 @@ def _centre_lines(
     return tuple(lines)
 
 
+def computer_seats(table: Table) -> tuple[str | None, str | None]:
+    """What each half shows where its keys would be: for the computer's half its
+    name and level ("COMPUTER · hard"), None for a person's half (the keys)."""
+    out: list[str | None] = []
+    for p in (Player.LEFT, Player.RIGHT):
+        level = table.computer_level(p)
+        name = player_name(p, table)
+        out.append(None if level is None else f"{name} · {level}" if level else name)
+    return out[0], out[1]
+
+
 @lru_cache(maxsize=32)
-def keys_lines(phase: Phase, single: bool, manual_flip: bool, base: Style) -> tuple[Line, ...]:
+def keys_lines(
+    phase: Phase,
+    single: bool,
+    manual_flip: bool,
+    base: Style,
+    seats: tuple[str | None, str | None] = (None, None),
+) -> tuple[Line, ...]:
     """The keys under each player's stockpiles, from the one key table, and
-    between them what each key row does now."""
+    between them what each key row does now. A half the computer plays has no
+    keys to press: it shows `seats` (its name and level) on the first row instead."""
     rows = shown_rows(manual_flip)
     out = []
-    for row in rows:
+    for i, row in enumerate(rows):
         legend = Text(f"◂ {row_legend(phase, single, row)} ▸".center(CENTRE_W), DIM)
-        out.append(
-            key_line(phase, row, Player.LEFT)
-            + to_line(legend, CENTRE_W)
-            + key_line(phase, row, Player.RIGHT)
-        )
+        halves = [
+            key_line(phase, row, p) if seat is None else seat_line(seat if i == 0 else "", p)
+            for p, seat in zip((Player.LEFT, Player.RIGHT), seats, strict=True)
+        ]
+        out.append(halves[0] + to_line(legend, CENTRE_W) + halves[1])
     return styled(out, base)
+
+
+def seat_line(text: str | None, p: Player) -> Line:
+    """The computer's half of a key row: its name and level in its colour, no keys."""
+    right = p is Player.RIGHT
+    words = text or ""
+    line = Text(f"{words} " if right else f" {words}", PLAYER_STYLES[p])
+    line.truncate(SIDE_W)
+    return to_line(line, SIDE_W, right)
 
 
 def key_line(phase: Phase, row: Row, p: Player) -> Line:
@@ -280,7 +307,7 @@ class BoardView(LinesView):
         return (
             pos.sides, pos.piles, lit_piles(t), pos.phase, t.game.options.manual_flip,
             t.message(Player.LEFT), t.message(Player.RIGHT), tuple(t.story.feed), owners(t),
-            len(t.story.held), t.names,
+            len(t.story.held), t.names, computer_seats(t),
         )
 
     def lines(self) -> list[Line]:
@@ -295,7 +322,9 @@ class BoardView(LinesView):
         rows = [bar_line(t, base, BOARD_W, marks)] if self.bar else []
         rows += [left[i] + centre[i] + right[i] for i in range(5)]
         rows += feed_lines(t, base, SIDE_W, CENTRE_W)
-        rows += keys_lines(pos.phase, pos.single_pile, t.game.options.manual_flip, base)
+        rows += keys_lines(
+            pos.phase, pos.single_pile, t.game.options.manual_flip, base, computer_seats(t)
+        )
         rows.append(_blank_line(base))
         rows.append(ml[0] + mr[0])
         return rows

@@ -70,10 +70,16 @@ class ComputerApp(SpitApp):
             return LADDER[self.auto_start - 1]
         return level_named(spec) if isinstance(spec, str) else spec
 
+    def _level_words(self, p: Player) -> str:
+        """The computer's level as its side of the board shows it: "hard", "auto (level 5)"."""
+        name = self.computer[p].name
+        return f"auto ({name})" if p in self.auto_seats else name
+
     def _seat(self, table: Table) -> None:
         if self.computer and not self.demo:
             names = ["COMPUTER" if p in self.computer else "YOU" for p in PLAYERS]
-            table.seat((names[0], names[1]), computer=self.computer)
+            levels = {p: self._level_words(p) for p in self.computer}
+            table.seat((names[0], names[1]), computer=levels)
         for p in sorted(self.computer):
             rng = random.Random(self._bot_rng.getrandbits(64))
             bot = Bot(table, p, self.computer[p], rng=rng)
@@ -109,6 +115,11 @@ class ComputerApp(SpitApp):
             )
 
     def _auto_moved(self, rung: int, step: int) -> None:
+        for p in self.auto_seats:
+            self.computer[p] = LADDER[rung - 1]
+        if not self.demo:
+            levels = {p: self._level_words(p) for p in self.computer}
+            self.table.seat(self.table.names, computer=levels)
         way = "up" if step > 0 else "down"
         self.notify(f"The computer moves {way} to level {rung} for the next round.", timeout=5)
 
