@@ -106,6 +106,28 @@ class Client:
             raise JoinRefused(str(msg.get("reason", "the host did not seat us")))
         return cls(reader, writer, msg)
 
+    @staticmethod
+    async def new_room(host: str, port: int, timeout: float = JOIN_S) -> str:
+        """Ask the host for a new room; its code, or JoinRefused (the host's reason) or OSError."""
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            writer.write(encode({"type": "new_room"}))
+            async with asyncio.timeout(timeout):
+                body = await read_frame(reader)
+            if body is None:
+                raise JoinRefused("the host closed the connection")
+            msg = check_host_message(body)
+            if msg["type"] != "room":
+                raise JoinRefused(str(msg.get("reason", "the host made no room")))
+            writer.write(encode({"type": "bye"}))
+            return str(msg["code"])
+        except TimeoutError:
+            raise JoinRefused("the host did not answer") from None
+        except ProtocolError as e:
+            raise JoinRefused(str(e)) from None
+        finally:
+            writer.close()
+
     async def _read(self) -> None:
         try:
             while True:
@@ -133,6 +155,8 @@ class Client:
             sent = self._pings.pop(msg["id"], None)
             if sent is not None:
                 self.rtts.append(asyncio.get_running_loop().time() - sent)
+        elif kind == "ping":  # the host measures our distance (latency equalisation)
+            self._send({"type": "pong", "id": msg["id"]})
         elif kind in ("refused", "bye"):
             self.ended = str(msg["reason"])
         else:

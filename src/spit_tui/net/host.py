@@ -24,6 +24,7 @@ from spit_tui.command import PROG, Parser, UsageError, fail
 from spit_tui.engine import Game, Options
 from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Table
 
+from .latency import PING_S
 from .protocol import FRAME_S, Message, ProtocolError, encode, read_frame, refused
 from .room import Lobby, Room, Session
 
@@ -32,6 +33,7 @@ HANDSHAKE_S = 5.0  # a new connection must say hello this soon
 IDLE_S = 60.0  # a seat that sends nothing (not even a ping) for this long is closed
 WRITE_LIMIT = 256 * 1024  # bytes waiting to go to a client that is not reading
 LINGER_S = 0.5  # after a refusal, how long what the client still sends is read and dropped
+UNJOINED_S = 600.0  # a room made by `new_room` that no one has sat at by then is dropped
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ class Host:
         idle_s: float = IDLE_S,
         frame_s: float = FRAME_S,
         options: Options | None = None,
+        equalise: tuple[bool, bool] = (True, True),
+        room_rate: float | None = None,
     ) -> None:
         self.bind = bind
         self.port = port
@@ -98,7 +102,12 @@ class Host:
         self.frame_s = frame_s
         self.options = options or Options()
         self.lobby = Lobby(self._make_table)
+        if room_rate is not None:
+            self.lobby.room_bucket = type(self.lobby.room_bucket)(room_rate, room_rate * 10)
+        self.lobby.equalise = equalise  # (hold actions, hold views): net.latency
         self.lobby.on_new_room = self._start_room
+        self._room_tasks: dict[str, asyncio.Task[None]] = {}
+        self._pinger: asyncio.Task[None] | None = None
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.connections = 0  # ever accepted (tests read it)
@@ -118,19 +127,40 @@ class Host:
         """Listen (OSError if the address cannot be had); `port` is then the real port."""
         self.server = await asyncio.start_server(self._serve, self.bind, self.port)
         self.port = self.server.sockets[0].getsockname()[1]
+        self._pinger = asyncio.get_running_loop().create_task(self._ping_seats())
+
+    async def _ping_seats(self) -> None:
+        """Ping every seat of every room, all the time: net.latency holds on it."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(PING_S)
+            now = loop.time()
+            for room in list(self.lobby.rooms.values()):
+                room.ping(now)
 
     def new_room(self) -> Room:
         return self.lobby.new_room()
 
-    def _spawn(self, coro: object) -> None:
+    def _spawn(self, coro: object) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     def _start_room(self, room: Room) -> None:
         wake = asyncio.Event()
         room.poke = wake.set
-        self._spawn(self._run_room(room, wake))
+        self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))
+        if room.expires:
+            asyncio.get_running_loop().call_later(UNJOINED_S, self._expire, room)
+
+    def _expire(self, room: Room) -> None:
+        """Drop a room made over the wire that no one ever sat at."""
+        if all(seat.token is None for seat in room.seats.values()):
+            self.lobby.rooms.pop(room.code, None)
+            task = self._room_tasks.pop(room.code, None)
+            if task is not None:
+                task.cancel()
 
     async def _run_room(self, room: Room, wake: asyncio.Event) -> None:
         """Run the room's clock: everything due runs on time, between intents."""
@@ -183,6 +213,8 @@ class Host:
     async def close(self) -> None:
         if self.server is not None:
             self.server.close()
+        if self._pinger is not None:
+            self._pinger.cancel()
         for task in list(self._tasks):
             task.cancel()
         for room in self.lobby.rooms.values():

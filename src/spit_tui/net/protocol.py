@@ -129,6 +129,8 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     },
     "intent": {"row": _one_of(*ROWS), "slot": _int(0, SLOT_MAX)},
     "ping": {"id": _int(0, PING_MAX)},
+    "pong": {"id": _int(0, PING_MAX)},
+    "new_room": {},
     "bye": {},
 }
 
@@ -143,6 +145,8 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "view": {},  # its body is checked by seatview.read_view
     "refused": {"reason": _text},
     "pong": {"id": _int(0, PING_MAX)},
+    "ping": {"id": _int(0, PING_MAX)},
+    "room": {"code": _text},
     "bye": {"reason": _text},
 }
 

@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol
 
+from spit_tui.clock import Handle
 from spit_tui.engine import Player
 from spit_tui.players.keymap import Intent, Row
 from spit_tui.table import Table
 
+from .latency import Rtt, holds
 from .protocol import VERSION, Message, ProtocolError, check_client_message
 from .seatview import SEAT_NAMES, seat_view
 
@@ -36,6 +40,10 @@ CODE_CHARS = 10  # 50 bits
 TOKEN_BYTES = 16
 RATE = 40.0  # messages a second a connection may send, on average
 BURST = 80.0  # and at once
+ROOM_RATE = 5.0  # rooms a second the whole host makes for `new_room`, on average
+ROOM_BURST = 50.0  # and at once
+MAX_ROOMS = 1000  # rooms one host holds at most
+PING_SHOW_MS = 3  # a seat's shown ping is resent when it moves by this much
 
 
 def new_code() -> str:
@@ -81,7 +89,12 @@ class Bucket:
 class Seat:
     token: str | None = None  # None: never taken
     conn: Conn | None = None
-    sent: Message | None = None  # the last view sent, so an unchanged view is not resent
+    sent: Message | None = None  # the last view built, so an unchanged view is not resent
+    rtt: Rtt = field(default_factory=Rtt)
+    shown_ms: int | None = None  # the ping the views carry for this seat
+    held: deque[tuple[Handle, Message]] = field(default_factory=deque)  # views being held
+    view_due: float = 0.0  # when the last held view goes out: views keep their order
+    action_due: float = 0.0  # when the last held action reaches the table: so do actions
 
 
 @dataclass
@@ -92,6 +105,9 @@ class Room:
     table: Table
     seats: dict[Player, Seat] = field(default_factory=lambda: {p: Seat() for p in Player})
     poke: Callable[[], None] = lambda: None  # the host's loop: a new timer may be due sooner
+    hold_actions: bool = True  # latency equalisation of key presses (net.latency)
+    hold_views: bool = True  # and of the views sent to the nearer seat
+    expires: bool = False  # made by `new_room`: dropped if no one takes a seat in time
 
     def __post_init__(self) -> None:
         self.table.listeners.append(self.flush)
@@ -132,6 +148,8 @@ class Room:
         seat = self.seats[p]
         seat.conn = conn
         seat.sent = None
+        seat.rtt = Rtt()  # a new connection may come from somewhere else
+        seat.shown_ms = None
         self.table.clock.update()
         self._hold()
         self.flush()
@@ -141,44 +159,132 @@ class Room:
         seat = self.seats[p]
         if seat.conn is conn:
             seat.conn = None
+            self._drop_held(seat)
             self.table.clock.update()
             self._hold()
             self.flush()
 
+    # -- latency equalisation (net.latency) --------------------------------------------
+
+    def holds(self) -> tuple[float, float]:
+        """How long each seat is held now: nothing until both seats have been measured."""
+        one_ways = []
+        for p in Player:
+            seat = self.seats[p]
+            if seat.conn is None or seat.rtt.srtt is None:
+                return (0.0, 0.0)
+            one_ways.append(seat.rtt.one_way)
+        return holds((one_ways[0], one_ways[1]))
+
+    def ping(self, now: float) -> None:
+        """Ping every connected seat (the host does this every latency.PING_S)."""
+        for seat in self.seats.values():
+            if seat.conn is not None:
+                seat.conn.send({"type": "ping", "id": seat.rtt.ping(now)})
+
+    def pong(self, p: Player, n: int, now: float) -> None:
+        """Seat `p` answered ping `n`; its shown ping is updated when it has moved."""
+        seat = self.seats[p]
+        if not seat.rtt.pong(n, now):
+            return
+        ms = seat.rtt.ms()
+        if ms is not None and (seat.shown_ms is None or abs(ms - seat.shown_ms) >= PING_SHOW_MS):
+            seat.shown_ms = ms
+            self.table.clock.update()
+            self.flush()
+            self.poke()
+
     def submit(self, p: Player, row: Row, slot: int) -> None:
-        """A remote key press: the same path as a local one."""
-        self.table.clock.update()
-        self.table.submit_intent(Intent(p, row, slot))
+        """A remote key press: the same path as a local one, after the seat's hold.
+
+        The hold runs on the room's clock, and a seat's presses keep their order
+        even while its hold changes."""
+        clock = self.table.clock
+        clock.update()
+        intent = Intent(p, row, slot)
+        hold = self.holds()[p] if self.hold_actions else 0.0
+        seat = self.seats[p]
+        due = max(clock.now() + hold, seat.action_due)
+        if due > clock.now() and not clock.paused:
+            seat.action_due = due
+            clock.call_at(due, lambda: self.table.submit_intent(intent))
+        else:
+            self.table.submit_intent(intent)
         self.poke()
 
     def flush(self) -> None:
-        """Send each connected seat its view, if it changed since the last one sent."""
+        """Send each connected seat its view, if it changed since the last one sent,
+        holding the nearer seat's views (hold_views) so both see a change together."""
         waiting = self.waiting
+        pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
+        hold = self.holds() if self.hold_views else (0.0, 0.0)
+        clock = self.table.clock
         for p, seat in self.seats.items():
             if seat.conn is None:
                 continue
-            msg = seat_view(self.table, p, waiting)
-            if msg != seat.sent:
-                seat.sent = msg
+            msg = seat_view(self.table, p, waiting, pings)
+            if msg == seat.sent:
+                continue
+            seat.sent = msg
+            due = max(clock.now() + hold[p], seat.view_due)
+            if clock.paused or due <= clock.now():
+                self._send_held(seat, len(seat.held))
                 seat.conn.send(msg)
+            else:
+                seat.view_due = due
+                handle = clock.call_at(due, partial(self._send_held, seat, 1))
+                seat.held.append((handle, msg))
+
+    def _send_held(self, seat: Seat, n: int) -> None:
+        """Send the first `n` held views of `seat`, in order."""
+        for _ in range(min(n, len(seat.held))):
+            handle, msg = seat.held.popleft()
+            handle.cancel()
+            if seat.conn is not None:
+                seat.conn.send(msg)
+
+    def _drop_held(self, seat: Seat) -> None:
+        for handle, _ in seat.held:
+            handle.cancel()
+        seat.held.clear()
+        seat.view_due = 0.0
 
 
 class Lobby:
     """The rooms of one host, by code; `make_table` builds each room's game."""
 
-    def __init__(self, make_table: Callable[[], Table]) -> None:
+    def __init__(
+        self,
+        make_table: Callable[[], Table],
+        *,
+        max_rooms: int = MAX_ROOMS,
+        room_rate: float = ROOM_RATE,
+        room_burst: float = ROOM_BURST,
+    ) -> None:
         self.make_table = make_table
         self.rooms: dict[str, Room] = {}
         self.on_new_room: Callable[[Room], None] = lambda room: None
+        self.max_rooms = max_rooms
+        self.room_bucket = Bucket(room_rate, room_burst)
+        self.equalise = (True, True)  # each new room's (hold_actions, hold_views)
 
-    def new_room(self) -> Room:
+    def new_room(self, expires: bool = False) -> Room:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        room = Room(code, self.make_table())
+        room = Room(code, self.make_table(), expires=expires)
+        room.hold_actions, room.hold_views = self.equalise
         self.rooms[code] = room
         self.on_new_room(room)
         return room
+
+    def request_room(self, now: float) -> Room | str:
+        """A room asked for over the wire (`new_room`), or why not (one line)."""
+        if len(self.rooms) >= self.max_rooms:
+            return "this host has no room for another game"
+        if not self.room_bucket.take(now):
+            return "too many new rooms: try again in a moment"
+        return self.new_room(expires=True)
 
 
 class Session:
@@ -190,6 +296,7 @@ class Session:
         self.bucket = Bucket(now=now)
         self.room: Room | None = None
         self.seat: Player | None = None
+        self.made_room = False
         self.closed = False
 
     def receive(self, body: bytes, now: float) -> None:
@@ -204,9 +311,9 @@ class Session:
         except ProtocolError as e:
             self.close(str(e))
             return
-        self._dispatch(msg)
+        self._dispatch(msg, now)
 
-    def _dispatch(self, msg: Message) -> None:
+    def _dispatch(self, msg: Message, now: float) -> None:
         kind = msg["type"]
         if kind == "ping":
             self.conn.send({"type": "pong", "id": msg["id"]})
@@ -214,10 +321,26 @@ class Session:
             self.close("bye")
         elif kind == "hello":
             self._hello(msg)
+        elif kind == "new_room":
+            self._new_room(now)
         elif self.room is None or self.seat is None:
             self.close("say hello first")
+        elif kind == "pong":
+            self.room.pong(self.seat, msg["id"], now)
         else:
             self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
+
+    def _new_room(self, now: float) -> None:
+        """Make a room and tell its code; the connection may then say hello to it."""
+        if self.made_room or self.room is not None:
+            self.close("one new room per connection")
+            return
+        room = self.lobby.request_room(now)
+        if isinstance(room, str):
+            self.close(room)
+            return
+        self.made_room = True
+        self.conn.send({"type": "room", "code": room.code})
 
     def _hello(self, msg: Message) -> None:
         if self.room is not None:

@@ -26,8 +26,14 @@ def _card(c: Card | None) -> str | None:
     return None if c is None else str(c)
 
 
-def seat_view(table: Table, seat: Player, waiting: str | None = None) -> Message:
-    """The message for `seat`: the table as that player may see it."""
+def seat_view(
+    table: Table,
+    seat: Player,
+    waiting: str | None = None,
+    ping: tuple[int | None, int | None] = (None, None),
+) -> Message:
+    """The message for `seat`: the table as that player may see it, with each
+    seat's ping (its smoothed round trip to the host, ms) as the host measures it."""
     pos = table.position
     v = view_of(
         pos,
@@ -62,6 +68,7 @@ def seat_view(table: Table, seat: Player, waiting: str | None = None) -> Message
         "message": None if said is None else {"text": said.text, "kind": str(said.kind)},
         "waiting": waiting,
         "winner": None if pos.winner is None else SEAT_NAMES[pos.winner],
+        "ping": list(ping),
     }
 
 
@@ -73,11 +80,12 @@ class RemoteView(NamedTuple):
     message: str | None
     waiting: str | None
     winner: Player | None
+    ping: tuple[int | None, int | None] = (None, None)  # each seat's round trip, ms
 
 
 VIEW_KEYS = {
     "type", "seat", "phase", "round", "sides", "piles", "manual_flip", "stuck",
-    "counting_down", "names", "message", "waiting", "winner",
+    "counting_down", "names", "message", "waiting", "winner", "ping",
 }  # fmt: skip
 
 
@@ -142,6 +150,9 @@ def read_view(msg: Message, me: Player) -> RemoteView:
     waiting, winner = msg["waiting"], msg["winner"]
     _need(waiting is None or _is_text(waiting), "waiting")
     _need(winner is None or winner in SEAT_NAMES, "winner")
+    ping = msg["ping"]
+    _need(isinstance(ping, list) and len(ping) == 2, "ping")
+    _need(all(ms is None or _is_int(ms, 0, 60_000) for ms in ping), "ping")
     view = View(
         me=me,
         phase=Phase(msg["phase"]),
@@ -160,4 +171,5 @@ def read_view(msg: Message, me: Player) -> RemoteView:
         None if said is None else said["text"],
         waiting,
         None if winner is None else Player(SEAT_NAMES.index(winner)),
+        (ping[0], ping[1]),
     )
