@@ -55,6 +55,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
     "host": Subcommand("spit_tui.net.host", "host games for players on other terminals"),
+    "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
 }
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from spit_tui.clock import GameClock, Handle, Stopwatch
+from spit_tui.clock import GameClock, Handle
 from spit_tui.engine import (
     Action,
     Event,
@@ -89,8 +89,6 @@ class Showing:
 
     started_at: float  # game clock time the game began
     round_started_at: float
-    play: Stopwatch  # the game's play so far: while cards can be played or slapped
-    round_play_from: float  # the play seconds the current round began at
     phase_shown_at: float  # D13: when the current ready/slap phase appeared
     story: Story  # whose card is on each pile, the feed, the tug-of-war
     stuck_shown: bool = False  # the "no plays left: spit!" banner is up
@@ -112,18 +110,10 @@ class Showing:
         """A game that starts from a given position may start stuck (spit phase with
         cards on the piles): then the "no plays left" call is already showing."""
         stuck = position.phase is Phase.SPIT and any(position.piles)
-        play = Stopwatch()
-        play.run(now, playing(position.phase))
         return cls(
-            started_at=now, round_started_at=now, play=play, round_play_from=0.0,
-            phase_shown_at=now, story=Story(position), stuck_shown=stuck,
+            started_at=now, round_started_at=now, phase_shown_at=now, story=Story(position),
+            stuck_shown=stuck,
         )
-
-
-def playing(phase: Phase) -> bool:
-    """Whether the play clock runs in `phase`: while cards can be played or
-    slapped, not while the players wait for the spit (or the game is over)."""
-    return phase in (Phase.PLAY, Phase.SLAP)
 
 
 class Table:
@@ -209,16 +199,6 @@ class Table:
     def round_started_at(self) -> float:
         return self.shown.round_started_at
 
-    def play_seconds(self) -> float:
-        """Seconds of play in this game so far (the game-over line, the history):
-        game time while cards could be played or slapped, so neither a pause nor
-        the wait for the spit counts."""
-        return self.shown.play.seconds(self.clock.now())
-
-    def round_play_seconds(self) -> float:
-        """Seconds of play in the current round (the round clock)."""
-        return self.play_seconds() - self.shown.round_play_from
-
     @property
     def game_ended_at(self) -> float | None:
         return self.shown.ended_at
@@ -242,6 +222,36 @@ class Table:
     def countdown_left(self) -> float:
         ends = self.shown.countdown_ends
         return 0.0 if ends is None else max(0.0, ends - self.clock.now())
+
+    def lit_piles(self) -> tuple[int, ...]:
+        """Piles whose top card just landed (highlighted for a moment)."""
+        ev = self.shown.last_event
+        if ev is None or self.shown.highlight_until <= self.clock.now():
+            return ()
+        pos = self.game.position
+        if ev.spat:
+            return tuple(i for i, _ in ev.spat)
+        if ev.card is not None and isinstance(ev.action, Play):
+            pile = ev.action.pile
+            if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
+                return (pile,)
+        return ()
+
+    @property
+    def away(self) -> str | None:
+        """Who the game waits for to come back (a remote seat), or None: at one
+        keyboard nobody is ever away."""
+        return None
+
+    @property
+    def pings(self) -> tuple[str, str] | None:
+        """Each seat's round trip to a host, in words (None at one keyboard)."""
+        return None
+
+    @property
+    def over_keys(self) -> str:
+        """The keys the game-over banner offers."""
+        return "Enter: new game  ·  Ctrl+Q: quit"
 
     def ready_flags(self) -> tuple[bool, bool]:
         """Who has said "spit" (a ready whose spit is counting down counts)."""
@@ -440,13 +450,11 @@ class Table:
             self.clock.call_later(self.stuck_delay_s, self._show_stuck)
         if pos.phase is Phase.SLAP and event.round_over is not None:
             shown.phase_shown_at = now
-        shown.play.run(now, playing(pos.phase))
         if isinstance(event.action, Slap) or (
             event.round_over is not None and pos.phase is Phase.SPIT
         ):
             shown.phase_shown_at = now
             shown.round_started_at = now
-            shown.round_play_from = shown.play.seconds(now)
         if pos.phase is Phase.OVER and shown.ended_at is None:
             shown.ended_at = now
         for listener in self.event_listeners:

@@ -35,9 +35,14 @@ def test_every_message_of_whole_games_shows_only_public_cards() -> None:
             views = rec.views()
             assert len(views) > 100  # the whole game went by, change by change
             rounds = set()
+            seen: set[str] = set()  # every card that has been face up so far
             for msg, pos in views:
                 shown = cards_in(msg)
-                assert shown <= {str(c) for c in visible_cards(pos)}, (msg, pos)
+                now = {str(c) for c in visible_cards(pos)}
+                seen |= now
+                # the cards on show, and in the feed cards shown face up before
+                assert shown <= seen, (msg, pos)
+                assert cards_in({k: v for k, v in msg.items() if k != "story"}) <= now
                 rv = read_view(msg, me)  # and the client can read every one
                 assert rv.view.sides[0].sizes == tuple(len(s.cards) for s in pos.sides[0].slots)
                 assert rv.view.pile_sizes == tuple(len(p) for p in pos.piles)

@@ -79,20 +79,27 @@ def banner(table: Table) -> tuple[str, list[Text]]:
     """The banner's CSS class and lines for the table's current state."""
     pos = table.position
     game = table.game
+    away = table.away
+    if away is not None and pos.phase is not Phase.OVER:
+        return "waiting", [
+            Text(away, BIG),
+            Text("The game is paused: it goes on where it stopped.", WAIT),
+        ]
     if pos.phase is Phase.OVER:
         winner = pos.winner
         first = Text("GAME OVER · ", BIG)
         won = says(winner, table, "win", "wins") if winner is not None else "nobody wins"
         first.append(won, GOOD)
-        took = clock_text(table.play_seconds())  # play only: no pause, no wait for the spit
+        end = table.game_ended_at or table.clock.now()
+        took = clock_text(end - table.game_started_at)
         rounds = pos.round
-        detail = f"after {rounds} round{'s' if rounds != 1 else ''}, {took} of play"
+        detail = f"after {rounds} round{'s' if rounds != 1 else ''} in {took}"
         if game.options.variant is Variant.POINTS:
             lname, rname = (player_name(p, table) for p in PLAYERS)
             detail += f"  ·  final score {lname} {pos.scores[0]} : {rname} {pos.scores[1]}"
         else:
             detail += " (no cards left)"
-        keys = Text("Enter: new game  ·  Ctrl+Q: quit", WAIT)
+        keys = Text(table.over_keys, WAIT)
         figures = [Text(table.shown.figures)] if table.shown.figures else []
         return "over", [first, Text(detail), *figures, keys]
     if table.counting_down:
@@ -151,14 +158,14 @@ class Banner(TableView):
         t = self.table
         cd = round(t.countdown_left() * 10) if t.counting_down else -1
         return (t.position.phase, t.position.round, t.ready_flags(), t.stuck_shown, cd,
-                t.last_round, bool(any(t.position.piles)))
+                t.last_round, bool(any(t.position.piles)), t.away)
 
     def sync(self) -> None:
         s = self.state()
         if s != self._state:
             self._state = s
             kind = banner(self.table)[0]
-            for k in ("over", "countdown", "slap", "spit", "play"):
+            for k in ("over", "countdown", "slap", "spit", "play", "waiting"):
                 self.set_class(k == kind, f"-{k}")
             self.refresh()
 

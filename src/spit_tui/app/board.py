@@ -25,7 +25,7 @@ from spit_tui.app.views import (
     styled,
     to_line,
 )
-from spit_tui.engine import SLOTS, Card, Phase, Play, Player, Side
+from spit_tui.engine import SLOTS, Card, Phase, Player, Side
 from spit_tui.players.keymap import Row, key_for, label
 from spit_tui.table import Outcome, Table
 
@@ -135,17 +135,7 @@ def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ..
 
 def lit_piles(table: Table) -> tuple[int, ...]:
     """Piles whose top card just landed (highlighted for a moment)."""
-    ev = table.last_event
-    if ev is None or table.highlight_until <= table.clock.now():
-        return ()
-    pos = table.position
-    if ev.spat:
-        return tuple(i for i, _ in ev.spat)
-    if ev.card is not None and isinstance(ev.action, Play):
-        pile = ev.action.pile
-        if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
-            return (pile,)
-    return ()
+    return table.lit_piles()
 
 
 def owners(table: Table) -> tuple[Player | None, ...]:
@@ -307,7 +297,7 @@ class BoardView(LinesView):
         return (
             pos.sides, pos.piles, lit_piles(t), pos.phase, t.game.options.manual_flip,
             t.message(Player.LEFT), t.message(Player.RIGHT), tuple(t.story.feed), owners(t),
-            len(t.story.held), t.names, computer_seats(t),
+            len(t.story.held), t.names, computer_seats(t), t.pings,
         )
 
     def lines(self) -> list[Line]:
@@ -325,7 +315,8 @@ class BoardView(LinesView):
         rows += keys_lines(
             pos.phase, pos.single_pile, t.game.options.manual_flip, base, computer_seats(t)
         )
-        rows.append(_blank_line(base))
+        pings = t.pings
+        rows.append(_blank_line(base) if pings is None else _ping_line(pings, base))
         rows.append(ml[0] + mr[0])
         return rows
 
@@ -333,3 +324,11 @@ class BoardView(LinesView):
 @lru_cache(maxsize=4)
 def _blank_line(base: Style) -> Line:
     return styled([_BLANK_LINE], base)[0]
+
+
+@lru_cache(maxsize=64)
+def _ping_line(pings: tuple[str, str], base: Style) -> Line:
+    """Each seat's round trip to the host, under its half (a remote game)."""
+    left = Text(pings[0], DIM)
+    right = Text(pings[1], DIM)
+    return styled([to_line(left, MESSAGE_W) + to_line(right, MESSAGE_W, True)], base)[0]

@@ -12,8 +12,7 @@ from spit_tui.table import Table
 
 
 class HeaderBar(TableView):
-    """Variant, round and the round clock (play only: `Table.round_play_seconds`)
-    on the left; the non-game keys on the right,
+    """Variant, round and round time on the left; the non-game keys on the right,
     or for a moment a hint about a key that does nothing (Space, Enter, ?). The
     hint is timed on the game clock, like everything else: it waits while the
     game is paused, and tests step it."""
@@ -35,7 +34,7 @@ class HeaderBar(TableView):
 
     def state(self) -> object:
         t = self.table
-        since = int(t.round_play_seconds())
+        since = int(t.clock.now() - t.round_started_at)
         return (t.position.round, t.position.phase, t.game.options, since, self._hint())
 
     def render(self) -> Text:
@@ -43,8 +42,10 @@ class HeaderBar(TableView):
         o = t.game.options
         variant = "standard" if o.variant is Variant.STANDARD else f"points to {o.target}"
         pos = t.position
-        over = pos.phase is Phase.OVER
-        elapsed = "" if over else " · " + clock_text(t.round_play_seconds())
+        if pos.phase is Phase.OVER:
+            elapsed = ""
+        else:
+            elapsed = " · " + clock_text(t.clock.now() - t.round_started_at)
         hint = self._hint()
         right = Text(hint + " ", "bold yellow") if hint else Text(
             "F1 help · Ctrl+Q quit ", DIM

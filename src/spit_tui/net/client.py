@@ -71,6 +71,7 @@ class Client:
         self.latest: RemoteView | None = None
         self.views = 0  # views received
         self.ended: str | None = None  # why the connection ended
+        self.ended_by_host = False  # the host said why (rather than the line going dead)
         self.rtts: deque[float] = deque(maxlen=64)
         self._changed = asyncio.Event()
         self._pings: dict[int, float] = {}
@@ -159,6 +160,7 @@ class Client:
             self._send({"type": "pong", "id": msg["id"]})
         elif kind in ("refused", "bye"):
             self.ended = str(msg["reason"])
+            self.ended_by_host = True
         else:
             raise ProtocolError(f"a {kind} message after the welcome")
 

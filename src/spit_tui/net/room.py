@@ -223,9 +223,10 @@ class Room:
             if seat.conn is None:
                 continue
             msg = seat_view(self.table, p, waiting, pings)
-            if msg == seat.sent:
+            same = dict(msg, times=None)  # the clocks alone are no change worth sending
+            if same == seat.sent:
                 continue
-            seat.sent = msg
+            seat.sent = same
             due = max(clock.now() + hold[p], seat.view_due)
             if clock.paused or due <= clock.now():
                 self._send_held(seat, len(seat.held))

@@ -1,0 +1,44 @@
+"""The app as one seat at a remote table (`spit-tui join`, or the host's own seat).
+
+JoinApp is SpitApp drawing a `RemoteTable` (net.remote): the same screens and
+widgets, the same one path for game keys (on_event -> key layer ->
+`RemoteTable.submit_intent`, which sends them on), the same help. What differs
+is only what a remote seat cannot do: start a new game (the host does) or
+save the record (the host keeps the game). `start` is the seat's own task
+(reading the host's views); it ends the app through `finish` with one line,
+which the command prints once the terminal is restored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from spit_tui.app import SpitApp
+from spit_tui.net.remote import RemoteTable
+
+Start = Callable[["JoinApp"], Coroutine[Any, Any, None]]
+
+
+class JoinApp(SpitApp):
+    """SpitApp over a RemoteTable."""
+
+    def __init__(self, table: RemoteTable, start: Start) -> None:
+        super().__init__(table=table)
+        self.remote = table
+        self._start = start
+        self.end_line: str | None = None  # why the seat ended, for the command to print
+
+    def on_mount(self) -> None:  # SpitApp.on_mount runs too (Textual calls each class's)
+        self.run_worker(self._start(self), name="seat", exit_on_error=False)
+
+    def finish(self, line: str, code: int = 1) -> None:
+        """End the app with `line` (printed after the terminal is restored)."""
+        self.end_line = line
+        self.exit(return_code=code)
+
+    def action_new_game(self) -> None:
+        """The host starts games; Enter does nothing here."""
+
+    def save_record(self) -> str:
+        return "The game is kept on the host: its history has it."

@@ -1,0 +1,171 @@
+"""`spit-tui join HOST[:PORT] CODE [--seat left|right]` and `join HOST[:PORT] --new-room`.
+
+Everything that can go wrong before the board is up (a bad address, a host
+that cannot be reached, a wrong code, a taken seat) is one line on stderr and
+a non-zero exit, with the terminal never touched; after that, the app ends
+with one line too (the host stopped, the host is gone), printed once the
+terminal is restored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+from spit_tui.command import PROG, Parser, UsageError, fail, shown
+
+from .client import JOIN_S, Client, JoinRefused
+from .host import DEFAULT_PORT
+from .room import CODE_ALPHABET, CODE_CHARS, normal_code
+from .seat import NetSeat, Tokens
+
+NAME = f"{PROG} join"
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """HOST, HOST:PORT, [V6]:PORT or a bare IPv6 address; UsageError if not."""
+    host, port = text, str(DEFAULT_PORT)
+    if text.startswith("["):
+        inside, sep, rest = text[1:].partition("]")
+        if not sep or (rest and not rest.startswith(":")):
+            raise UsageError(f"not an address (HOST[:PORT]): {shown(text)}")
+        host, port = inside, rest[1:] or port
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    ok_host = 0 < len(host) <= 253 and all(c.isalnum() or c in ".-_:" for c in host)
+    if not ok_host:
+        raise UsageError(f"not a host name or address: {shown(text)}")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise UsageError(f"not a port number (1-65535): {shown(port)}")
+    return host, int(port)
+
+
+def check_code(text: str) -> str:
+    code = normal_code(text)
+    plain = code.replace("-", "")
+    if len(plain) != CODE_CHARS or any(c not in CODE_ALPHABET for c in plain):
+        raise UsageError(
+            f"not a room code (ten letters and digits, like k3f9q-2x7mz): {shown(text)}"
+        )
+    return code
+
+
+def parse_args(argv: list[str]) -> tuple[str, int, str | None, str | None, str | None]:
+    p = Parser(
+        prog=NAME,
+        description=(
+            "Take a seat at a game hosted by 'spit-tui host' (give the code it printed), "
+            "or ask that host for another room (--new-room)."
+        ),
+    )
+    p.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
+    p.add_argument("code", nargs="?", metavar="CODE", help="the room code the host printed")
+    p.add_argument("--seat", choices=("left", "right"), help="the seat to take (the free one)")
+    p.add_argument("--new-room", action="store_true", help="make another room; print its code")
+    p.add_argument("--layout", metavar="NAME", help="your keyboard layout (as for spit-tui)")
+    args = p.parse_args(argv)
+    host, port = parse_address(args.address)
+    if args.new_room:
+        if args.code is not None or args.seat is not None:
+            raise UsageError("--new-room takes only HOST[:PORT]")
+        return host, port, None, None, None
+    if args.code is None:
+        raise UsageError("give the room CODE the host printed (or --new-room)")
+    return host, port, check_code(args.code), args.seat, args.layout
+
+
+def _unreachable(host: str, port: int, e: BaseException) -> str:
+    why = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or "no answer"
+    return f"{NAME}: cannot reach {host}:{port}: {why}"
+
+
+async def _new_room(host: str, port: int) -> int:
+    try:
+        async with asyncio.timeout(JOIN_S):
+            code = await Client.new_room(host, port)
+    except JoinRefused as e:
+        print(f"{NAME}: the host refused: {e}", file=sys.stderr)
+        return 1
+    except (OSError, TimeoutError) as e:
+        print(_unreachable(host, port, e), file=sys.stderr)
+        return 1
+    print(f"room code {code}", flush=True)
+    print(f"join with: {PROG} join {host}:{port} {code}", flush=True)
+    return 0
+
+
+async def connect(
+    host: str, port: int, code: str, seat: str | None, tokens: Tokens
+) -> Client | str:
+    """Take the seat (again, with the stored token, if this room has one for us);
+    the client, or the line to end with."""
+    key = Tokens.key(host, port, code)
+    token = tokens.get(key)
+    try:
+        async with asyncio.timeout(JOIN_S * 2):
+            try:
+                return await Client.join(host, port, code, None if token else seat, token)
+            except JoinRefused as e:
+                if token is None or "not for this room" not in str(e):
+                    raise
+                tokens.put(key, None)  # a token from another game: take a fresh seat
+                return await Client.join(host, port, code, seat)
+    except JoinRefused as e:
+        return f"{NAME}: the host refused: {e}"
+    except (OSError, TimeoutError) as e:
+        return _unreachable(host, port, e)
+
+
+async def _join(host: str, port: int, code: str, seat: str | None) -> int:
+    from spit_tui.app.join import JoinApp
+    from spit_tui.clock import RealClock
+    from spit_tui.net.remote import RemoteTable
+    from spit_tui.terminal import environment_problem, terminal_problem
+
+    tokens = Tokens()
+    client = await connect(host, port, code, seat, tokens)
+    if isinstance(client, str):
+        print(client, file=sys.stderr)
+        return 1
+    problem = environment_problem() or terminal_problem()
+    if problem is not None:  # the seat waits for this command to be run again
+        await client.close()
+        print(f"{PROG}: {problem}", file=sys.stderr)
+        return 1
+    net = NetSeat(client, host, port, code, tokens)
+    table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
+
+    async def run(app: JoinApp) -> None:
+        await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
+
+    app = JoinApp(table, run)
+    try:
+        await app.run_async()
+    finally:
+        await net.close()
+    if app.end_line is not None:
+        print(app.end_line, file=sys.stderr)
+    return app.return_code or 0
+
+
+def main(argv: list[str]) -> int:
+    try:
+        host, port, code, seat, layout = parse_args(argv)
+    except UsageError as e:
+        return fail(str(e), NAME)
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    if code is None:
+        return asyncio.run(_new_room(host, port))
+    from spit_tui.keys.cli import choose_keys
+
+    if choose_keys(layout, None) is None:
+        return 2
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+    try:
+        return asyncio.run(_join(host, port, code, seat))
+    except KeyboardInterrupt:
+        print(f"{NAME}: stopped", file=sys.stderr)
+        return 130

@@ -1,0 +1,235 @@
+"""The remote table: what `spit-tui join` (and the host's own seat) draws.
+
+A `RemoteTable` is a `Table` the app's widgets read exactly as they read a
+local one, but the game is elsewhere: each view the host sends (seatview)
+replaces the position, the story, the banners' facts and this seat's message.
+The position is a stand-in built from the public view alone: the face-down
+stockpile cards, the spit cards and the cards under each pile top are all
+the one placeholder card `HIDDEN`, because the client is never told what they
+are. Nothing here ever applies an action: a key goes through the local key
+layer (the repeat rule, and the D13 stale-key guard against the moment this
+screen showed the phase) and then, as a (row, slot) intent, to the host.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Callable
+
+from spit_tui.clock import GameClock
+from spit_tui.engine import (
+    Card,
+    Event,
+    Game,
+    Options,
+    Phase,
+    Player,
+    Position,
+    Side,
+    Slot,
+    card,
+)
+from spit_tui.players.keymap import Intent, Row, key_for
+from spit_tui.players.view import SideView
+from spit_tui.story import FEED_LEN, Story
+from spit_tui.table import Decision, Message, Outcome, Table
+
+from .seatview import RemoteView
+
+HIDDEN: Card = card("As")  # stands for every card the seat may not see; never drawn
+FOREVER = math.inf  # a host's message stays until the host's next view says otherwise
+
+Press = Callable[[Row, int], None]
+
+
+def _slot(size: int, top: Card | None) -> Slot:
+    if top is None:
+        return Slot((HIDDEN,) * size, False)
+    return Slot((HIDDEN,) * (size - 1) + (top,), True)
+
+
+def _side(s: SideView) -> Side:
+    slots = tuple(_slot(n, t) for n, t in zip(s.sizes, s.tops, strict=True))
+    return Side(slots, (HIDDEN,) * s.spit, s.ready)
+
+
+def masked_position(rv: RemoteView) -> Position:
+    """A Position holding only what the view shows; every hidden card is HIDDEN."""
+    v = rv.view
+    piles = tuple(
+        () if top is None else (HIDDEN,) * (n - 1) + (top,)
+        for top, n in zip(v.pile_tops, v.pile_sizes, strict=True)
+    )
+    return Position(
+        phase=v.phase,
+        round=v.round,
+        sides=(_side(v.sides[0]), _side(v.sides[1])),
+        piles=piles,
+        spitter=rv.spitter,
+        winner=rv.winner,
+    )
+
+
+class ShownGame(Game):
+    """A Game that only holds the position a view shows: it is drawn, never played."""
+
+    def __init__(self, position: Position, options: Options) -> None:
+        self.options = options
+        self.rng = random.Random(0)
+        self.seed = None
+        self.start = self._pos = position
+        self.log = []
+        self._before = [None, None]
+        self._last_actor = None
+
+    def show(self, position: Position) -> None:
+        self._pos = position
+
+    def apply(self, action: object) -> Event:
+        raise RuntimeError("a remote table's game is played on the host")
+
+
+class ShownStory(Story):
+    """The host's story of the game, as its views tell it."""
+
+    def __init__(self, start: Position) -> None:
+        super().__init__(start)
+        self.shown_trend: list[tuple[Player, int]] = []
+
+    def take(self, rv: RemoteView) -> None:
+        self.owners = list(rv.owners)
+        self.feed = deque(rv.feed, maxlen=FEED_LEN)
+        self.played = list(rv.played)
+        self.shown_trend = list(rv.trend)
+        # the board repaints the bar when the rounds' count changes
+        self.held = [(0, 0)] * (len(rv.trend) + 1)
+
+    def trend(self) -> list[tuple[Player, int]]:
+        return list(self.shown_trend)
+
+
+def _mark(rv: RemoteView) -> tuple[object, ...]:
+    """What makes a new phase for D13: a ready or slap phase that appeared."""
+    v = rv.view
+    return (v.phase, v.round, v.stuck_banner, v.pile_sizes if v.phase is Phase.SLAP else ())
+
+
+class RemoteTable(Table):
+    """One seat's view of a game on a host; keys go to `press`."""
+
+    def __init__(self, seat: Player, press: Press, clock: GameClock, stale_s: float) -> None:
+        empty = Side(tuple(Slot() for _ in range(5)))
+        start = Position(phase=Phase.SPIT, round=1, sides=(empty, empty), piles=((), ()))
+        super().__init__(ShownGame(start, Options()), clock, stale_s=stale_s)
+        self.shown.story = ShownStory(start)
+        self.me = seat
+        self.press = press
+        self.remote: RemoteView | None = None
+        self.lost: str | None = None  # our own connection is down: the line to show
+        self.own_rtt_ms: int | None = None  # our round trip, as this client measures it
+        self._mark: tuple[object, ...] = ()
+        self._host_said: tuple[str, str] | None = None
+        self._lit: tuple[int, ...] = ()
+
+    # -- what the widgets read, from the host's view ----------------------------------
+
+    @property
+    def shown_game(self) -> ShownGame:
+        assert isinstance(self.game, ShownGame)
+        return self.game
+
+    def lit_piles(self) -> tuple[int, ...]:
+        return self._lit
+
+    @property
+    def away(self) -> str | None:
+        if self.lost is not None:
+            return self.lost
+        rv = self.remote
+        if rv is None:
+            return "Connecting to the host…"
+        if rv.waiting is not None and rv.view.phase is not Phase.OVER:
+            return f"Waiting for {rv.waiting}: reconnect with the same command"
+        return None
+
+    @property
+    def over_keys(self) -> str:
+        return "Ctrl+Q: quit  ·  the game is kept on the host"
+
+    @property
+    def pings(self) -> tuple[str, str]:
+        rv = self.remote
+        ms: list[int | None] = list(rv.ping) if rv is not None else [None, None]
+        if ms[self.me] is None:
+            ms[self.me] = self.own_rtt_ms
+        left, right = (
+            f"{self.names[p]} ping {'…' if ms[p] is None else f'{ms[p]} ms'}" for p in Player
+        )
+        return left, right
+
+    def show(self, rv: RemoteView) -> None:
+        """The host's latest view of the table: draw it."""
+        now = self.clock.now()
+        self.remote = rv
+        self.lost = None
+        v = rv.view
+        game = self.shown_game
+        if game.options.manual_flip != v.manual_flip:
+            game.options = Options(manual_flip=v.manual_flip)
+        game.show(masked_position(rv))
+        shown = self.shown
+        assert isinstance(shown.story, ShownStory)
+        shown.story.take(rv)
+        self._names = rv.names
+        self._lit = rv.lit
+        shown.stuck_shown = v.stuck_banner
+        shown.last_round = rv.last_round
+        shown.started_at = now - rv.times.game
+        shown.round_started_at = now - rv.times.round
+        over = v.phase is Phase.OVER
+        shown.ended_at = shown.started_at + rv.times.game if over else None
+        shown.countdown_ends = now + rv.times.countdown if v.counting_down else None
+        mark = _mark(rv)
+        if mark != self._mark:  # D13: this screen shows the phase from now on
+            self._mark = mark
+            shown.phase_shown_at = now
+        said = None if rv.message is None else (rv.message, rv.kind)
+        if said != self._host_said:  # a word from the host replaces ours
+            self._host_said = said
+            shown.messages[self.me] = (
+                None if said is None else Message(said[0], Outcome(said[1]), FOREVER)
+            )
+        self._notify()
+
+    def connection_lost(self, line: str) -> None:
+        self.lost = line
+        self._notify()
+
+    # -- keys: the local key layer, then the host --------------------------------------
+
+    def submit_intent(self, intent: Intent, source: str = "key") -> Decision:
+        p = intent.player
+        key = key_for(p, intent.row, intent.slot)
+        if self._repeat(key):
+            return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
+        if p is not self.me:
+            why = f"you play the {self.me.label} half: use its keys"
+            return self._decide(self.me, source, "", Outcome.IGNORED, why, key)
+        if self.away is not None:
+            return self._decide(p, source, "", Outcome.IGNORED, "paused", key)
+        phase = self.position.phase
+        guarded = phase is Phase.SPIT or (
+            phase is Phase.SLAP and intent.row in (Row.PILE_A, Row.PILE_B)
+        )
+        if guarded and self.clock.now() < self.phase_shown_at + self.stale_s:
+            return self._decide(p, source, "", Outcome.IGNORED, "too soon: press again", key)
+        self.press(intent.row, intent.slot)
+        self._seq += 1
+        d = Decision(self._seq, self.clock.now(), p, source, "", Outcome.APPLIED, "sent", key)
+        self.decisions.append(d)
+        return d
+
+    def new_game(self, game: Game) -> None:
+        """A new game is the host's to start."""

@@ -1,0 +1,183 @@
+"""A joined seat's life over the network: connect, feed the RemoteTable, come back.
+
+`NetSeat` owns the `Client` of one `spit-tui join`. It hands every view to the
+RemoteTable; when the line goes dead it says so on screen and tries again
+with the seat's token (kept in memory), a few times a second apart; if the
+host itself says why it ended (it is stopping, the room was given up), or the
+host cannot be reached again, it ends with that one line. The token is also
+kept in the user state directory per host and room (`Tokens`), so running
+the same `join` command again takes the same seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from spit_tui.engine import Phase, Player
+from spit_tui.paths import state_dir
+from spit_tui.players.keymap import Row
+
+from .client import Client, JoinRefused
+from .protocol import Message
+from .remote import RemoteTable
+from .room import Room, normal_code
+from .seatview import SEAT_NAMES, read_view
+
+RETRIES = 5  # tries to reconnect after the line went dead
+RETRY_S = 1.0
+TOKENS_FILE = "seats.json"
+MAX_TOKENS = 64  # rooms remembered; the oldest are forgotten first
+
+
+class Tokens:
+    """Seat tokens by host and room code, in one small JSON file (written whole,
+    through a temporary file, so a failure never leaves it half written)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or state_dir() / TOKENS_FILE
+
+    @staticmethod
+    def key(host: str, port: int, code: str) -> str:
+        return f"{host}:{port} {normal_code(code)}"
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def get(self, key: str) -> str | None:
+        token = self._read().get(key)
+        return token if isinstance(token, str) and token.isprintable() else None
+
+    def put(self, key: str, token: str | None) -> None:
+        """Remember (or, with None, forget) a seat's token; never fails the game."""
+        data = self._read()
+        data.pop(key, None)
+        if token is not None:
+            data[key] = token
+        data = dict(list(data.items())[-MAX_TOKENS:])
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+
+
+class NetSeat:
+    """The network side of one joined seat."""
+
+    def __init__(
+        self,
+        client: Client,
+        host: str,
+        port: int,
+        code: str,
+        tokens: Tokens,
+        retries: int = RETRIES,
+        retry_s: float = RETRY_S,
+    ) -> None:
+        self.client = client
+        self.host = host
+        self.port = port
+        self.code = code
+        self.tokens = tokens
+        self.key = Tokens.key(host, port, code)
+        self.retries = retries
+        self.retry_s = retry_s
+        tokens.put(self.key, client.token)
+
+    def press(self, row: Row, slot: int) -> None:
+        self.client.press(row, slot)
+
+    async def run(self, table: RemoteTable, finish: Callable[[str], None]) -> None:
+        """Feed `table` until the end; then `finish(line)` says why (never raises)."""
+        while True:
+            client = self.client
+            while client.ended is None:
+                rv = client.latest
+                if rv is not None and rv is not table.remote:
+                    table.show(rv)
+                    if rv.view.phase is Phase.OVER:
+                        self.tokens.put(self.key, None)  # nothing left to come back to
+                if client.rtts:
+                    table.own_rtt_ms = round(1000 * sorted(client.rtts)[len(client.rtts) // 2])
+                await client.changed()
+            if client.ended_by_host:
+                finish(f"the host: {client.ended}")
+                return
+            table.connection_lost("Connection to the host lost: trying again…")
+            why = await self._reconnect()
+            if why is not None:
+                finish(why)
+                return
+
+    async def _reconnect(self) -> str | None:
+        """Take the seat back with its token; None when back, else the line to end with."""
+        last = "no answer"
+        for _ in range(self.retries):
+            await asyncio.sleep(self.retry_s)
+            try:
+                self.client = await Client.join(
+                    self.host, self.port, self.code, token=self.client.token
+                )
+                return None
+            except JoinRefused as e:
+                return f"the host would not take the seat back: {e}"
+            except OSError as e:
+                last = e.strerror or str(e) or type(e).__name__
+        return f"lost the host at {self.host}:{self.port}: {last}"
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.client.close()
+
+
+class LocalSeat:
+    """The host's own seat, in its own process: no socket, but the same public
+    view a remote seat gets (built, then read back strictly), and keys into the
+    room exactly as a remote seat's intents go."""
+
+    def __init__(self, room: Room, seat: Player) -> None:
+        self.room = room
+        self.seat = seat
+        self.table: RemoteTable | None = None
+        self.finish: Callable[[str], None] = lambda line: None
+        self.closed = False
+
+    def press(self, row: Row, slot: int) -> None:
+        if not self.closed:
+            self.room.submit(self.seat, row, slot)
+
+    def attach(self, table: RemoteTable, finish: Callable[[str], None]) -> None:
+        """Take the seat and start showing the room on `table`."""
+        taken = self.room.take({"token": None, "seat": SEAT_NAMES[self.seat]})
+        if isinstance(taken, str):
+            finish(taken)
+            return
+        self.table = table
+        self.finish = finish
+        table.own_rtt_ms = 0  # no wire between this seat and the host
+        self.room.attach(self.seat, self)
+
+    def send(self, msg: Message) -> None:
+        if self.table is not None and msg["type"] == "view":
+            self.table.show(read_view(msg, self.seat))
+
+    def close(self, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.finish(reason)
+
+    def leave(self) -> None:
+        self.closed = True
+        self.room.detach(self.seat, self)

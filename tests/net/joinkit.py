@@ -1,0 +1,61 @@
+"""Helpers for the join tests: a JoinApp seated at a real host on 127.0.0.1,
+waiting on conditions with a bound, and the cards a host's table shows."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from spit_tui.app.join import JoinApp
+from spit_tui.clock import RealClock
+from spit_tui.engine import Card, Player, Position
+from spit_tui.net.client import Client
+from spit_tui.net.host import Host, Timings
+from spit_tui.net.joincmd import connect
+from spit_tui.net.remote import HIDDEN, RemoteTable
+from spit_tui.net.seat import NetSeat, Tokens
+
+FAST = Timings(countdown_s=0.05, stale_s=0.05, stuck_delay_s=0.05)
+BOUND_S = 15.0  # a bound on every wait, not a speed
+
+
+async def until(cond: Callable[[], object], what: str, timeout: float = BOUND_S) -> None:
+    async with asyncio.timeout(timeout):
+        while not cond():
+            await asyncio.sleep(0.01)
+    assert cond(), what
+
+
+def join_app(
+    client: Client, host: Host, code: str, tokens: Tokens, retries: int = 5, retry_s: float = 0.1
+) -> tuple[JoinApp, NetSeat, RemoteTable]:
+    net = NetSeat(client, "127.0.0.1", host.port, code, tokens, retries=retries, retry_s=retry_s)
+    table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
+
+    async def run(app: JoinApp) -> None:
+        await net.run(table, lambda line: app.finish(f"spit-tui join: {line}"))
+
+    return JoinApp(table, run), net, table
+
+
+async def seated(
+    host: Host, code: str, seat: str, tmp: Path
+) -> tuple[JoinApp, NetSeat, RemoteTable]:
+    tokens = Tokens(tmp / "seats.json")
+    client = await connect("127.0.0.1", host.port, code, seat, tokens)
+    assert isinstance(client, Client), client
+    return join_app(client, host, code, tokens)
+
+
+def public_cards(pos: Position) -> set[Card]:
+    out = {s.face_up for side in pos.sides for s in side.slots if s.face_up is not None}
+    return out | {p[-1] for p in pos.piles if p}
+
+
+def shown_cards(pos: Position) -> set[Card]:
+    """The cards a masked position holds other than the placeholder."""
+    return set(pos.all_cards()) - {HIDDEN}
+
+
+SEATS = {Player.LEFT: "left", Player.RIGHT: "right"}

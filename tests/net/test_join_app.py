@@ -1,0 +1,149 @@
+"""`spit-tui join` as a player meets it: the app seated at a real host on
+127.0.0.1, keys pressed with Pilot going over the wire, only public cards on
+the client, a drop that pauses both and a token that resumes exactly, and a
+host that stops or dies ending the app with one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from joinkit import FAST, public_cards, seated, shown_cards, until
+
+from spit_tui.app.banner import Banner
+from spit_tui.engine import Phase, Play, Player
+from spit_tui.net.client import Client, key_for_action
+from spit_tui.net.host import Host
+from spit_tui.players.keymap import Row, key_for
+from spit_tui.table import Outcome
+
+SIZE = (100, 32)
+
+
+def banner_text(app: object) -> str:
+    from textual.app import App
+
+    assert isinstance(app, App)
+    return str(app.screen.query_one(Banner).render())
+
+
+async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
+    tmp_path: Path,
+) -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    try:
+        room = host.new_room()
+        app, _net, table = await seated(host, room.code, "left", tmp_path)
+        ever_public = set(public_cards(room.table.position))
+        room.table.listeners.append(lambda: ever_public.update(public_cards(room.table.position)))
+        strays = []  # cards the client held that the host never showed anyone
+        table.listeners.append(lambda: strays.extend(shown_cards(table.position) - ever_public))
+        right = await Client.join("127.0.0.1", host.port, room.code)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: table.remote is not None and table.away is None, "both seated")
+            assert "both press any key" in banner_text(app)
+            await pilot.press("q")  # inside the stale-key window: the client's own guard
+            said = table.message(Player.LEFT)
+            assert said is not None and said.text == "too soon: press again"
+            assert not room.table.position.sides[0].ready  # it never left this terminal
+            await pilot.pause(FAST.stale_s + 0.05)
+            await pilot.press("q")
+            await until(lambda: room.table.position.sides[0].ready, "LEFT's spit reached the host")
+            await pilot.pause(FAST.stale_s)
+            right.press(Row.PILE_A, 0)
+            await until(lambda: table.position.phase is Phase.PLAY, "the round is on the screen")
+            plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
+            assert plays  # seed 3 deals LEFT a play at once
+            before = len(room.table.decisions)
+            row, slot = key_for_action(plays[0])
+            await pilot.press(key_for(Player.LEFT, row, slot))
+            await until(lambda: len(room.table.decisions) > before, "the key reached the host")
+            d = room.table.decisions[-1]
+            assert (d.player, d.source, d.outcome) == (Player.LEFT, "key", Outcome.APPLIED)
+            await until(
+                lambda: table.position.piles[plays[0].pile][-1:]
+                == room.table.position.piles[plays[0].pile][-1:],
+                "the client shows the card on the pile",
+            )
+            assert table.story.owner(plays[0].pile) is Player.LEFT
+            sent = len(room.table.decisions)
+            await pilot.press("y")  # the other half's key: said here, never sent
+            said = table.message(Player.LEFT)
+            assert said is not None and "left half" in said.text
+            await pilot.pause(0.1)
+            assert len(room.table.decisions) == sent
+        await right.close()
+        assert not strays
+    finally:
+        await host.close()
+
+
+async def test_a_drop_pauses_both_and_the_same_token_resumes_exactly(tmp_path: Path) -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    try:
+        room = host.new_room()
+        app, _net, table = await seated(host, room.code, "left", tmp_path)
+        right = await Client.join("127.0.0.1", host.port, room.code)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: table.away is None and table.remote is not None, "both seated")
+            await pilot.pause(FAST.stale_s + 0.05)
+            await pilot.press("q")
+            await pilot.pause(FAST.stale_s)
+            right.press(Row.PILE_A, 0)
+            await until(lambda: table.position.phase is Phase.PLAY, "in play")
+            await right.close()  # RIGHT's terminal goes away
+            line = "Waiting for RIGHT: reconnect with the same command"
+            await until(lambda: table.away == line, "LEFT is told")
+            await pilot.pause(0.05)
+            assert line in banner_text(app)
+            kept = room.table.position
+            before = len(room.table.decisions)
+            await pilot.press("w")  # nothing moves while the game waits
+            await pilot.pause(0.2)
+            assert room.table.position == kept
+            later = list(room.table.decisions)[before:]
+            assert all(d.outcome is not Outcome.APPLIED for d in later)
+            back = await Client.join("127.0.0.1", host.port, room.code, token=right.token)
+            assert back.seat is Player.RIGHT
+            await until(lambda: table.away is None, "the game goes on")
+            assert room.table.position == kept  # exactly where it stopped
+            await back.close()
+    finally:
+        await host.close()
+
+
+async def test_a_host_that_stops_ends_the_seat_with_its_line(tmp_path: Path) -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    room = host.new_room()
+    app, _net, table = await seated(host, room.code, "left", tmp_path)
+    async with app.run_test(size=SIZE):
+        await until(lambda: table.remote is not None, "seated")
+        await host.close()
+        await until(lambda: app.end_line is not None, "the app ends")
+    assert app.end_line == "spit-tui join: the host: the host is stopping"
+    assert app.return_code == 1
+
+
+async def test_a_host_that_dies_ends_the_seat_after_trying_again(tmp_path: Path) -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    room = host.new_room()
+    app, net, table = await seated(host, room.code, "left", tmp_path)
+    net.retries, net.retry_s = 3, 0.05
+    async with app.run_test(size=SIZE):
+        await until(lambda: table.remote is not None, "seated")
+        assert host.server is not None
+        host.server.close()
+        for task in list(host._tasks):
+            task.cancel()
+        for seat in room.seats.values():  # the process dies: no goodbye, the line drops
+            conn = seat.conn
+            if conn is not None:
+                conn.writer.transport.abort()  # type: ignore[attr-defined]
+        await until(lambda: table.lost is not None or app.end_line is not None, "noticed")
+        await until(lambda: app.end_line is not None, "the app ends")
+    assert app.end_line is not None
+    assert app.end_line.startswith(f"spit-tui join: lost the host at 127.0.0.1:{host.port}: ")
+    assert "\n" not in app.end_line and app.return_code == 1
