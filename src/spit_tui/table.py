@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from spit_tui.clock import GameClock, Handle
+from spit_tui.clock import GameClock, Handle, Stopwatch
 from spit_tui.engine import (
     Action,
     Event,
@@ -89,6 +89,8 @@ class Showing:
 
     started_at: float  # game clock time the game began
     round_started_at: float
+    play: Stopwatch  # the game's play so far: while cards can be played or slapped
+    round_play_from: float  # the play seconds the current round began at
     phase_shown_at: float  # D13: when the current ready/slap phase appeared
     story: Story  # whose card is on each pile, the feed, the tug-of-war
     stuck_shown: bool = False  # the "no plays left: spit!" banner is up
@@ -110,10 +112,18 @@ class Showing:
         """A game that starts from a given position may start stuck (spit phase with
         cards on the piles): then the "no plays left" call is already showing."""
         stuck = position.phase is Phase.SPIT and any(position.piles)
+        play = Stopwatch()
+        play.run(now, playing(position.phase))
         return cls(
-            started_at=now, round_started_at=now, phase_shown_at=now, story=Story(position),
-            stuck_shown=stuck,
+            started_at=now, round_started_at=now, play=play, round_play_from=0.0,
+            phase_shown_at=now, story=Story(position), stuck_shown=stuck,
         )
+
+
+def playing(phase: Phase) -> bool:
+    """Whether the play clock runs in `phase`: while cards can be played or
+    slapped, not while the players wait for the spit (or the game is over)."""
+    return phase in (Phase.PLAY, Phase.SLAP)
 
 
 class Table:
@@ -198,6 +208,16 @@ class Table:
     @property
     def round_started_at(self) -> float:
         return self.shown.round_started_at
+
+    def play_seconds(self) -> float:
+        """Seconds of play in this game so far (the game-over line, the history):
+        game time while cards could be played or slapped, so neither a pause nor
+        the wait for the spit counts."""
+        return self.shown.play.seconds(self.clock.now())
+
+    def round_play_seconds(self) -> float:
+        """Seconds of play in the current round (the round clock)."""
+        return self.play_seconds() - self.shown.round_play_from
 
     @property
     def game_ended_at(self) -> float | None:
@@ -450,11 +470,13 @@ class Table:
             self.clock.call_later(self.stuck_delay_s, self._show_stuck)
         if pos.phase is Phase.SLAP and event.round_over is not None:
             shown.phase_shown_at = now
+        shown.play.run(now, playing(pos.phase))
         if isinstance(event.action, Slap) or (
             event.round_over is not None and pos.phase is Phase.SPIT
         ):
             shown.phase_shown_at = now
             shown.round_started_at = now
+            shown.round_play_from = shown.play.seconds(now)
         if pos.phase is Phase.OVER and shown.ended_at is None:
             shown.ended_at = now
         for listener in self.event_listeners:

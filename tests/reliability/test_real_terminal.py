@@ -327,22 +327,33 @@ def wait_until(shell: Shell, test: object, timeout: float = 10.0) -> str:
     raise AssertionError(f"the screen never settled:\n{shell.screen()}")
 
 
+def start_playing(shell: Shell) -> tuple[int, str]:
+    """A game past its first spit, its round clock running (it counts play
+    only, so a stop must come during play to be seen there): pid and screen."""
+    pid = shell.start()
+    shell.keys("q")
+    shell.wait_for("LEFT ✓ ready")
+    shell.keys("p")
+    shell.wait_for("play!")
+    wait_until(shell, lambda s: round_clock(s) >= 1)
+    time.sleep(0.8)  # the card highlight of the spit has gone
+    return pid, shell.screen()
+
+
 def test_sigstop_then_fg_repaints_the_board_and_the_stop_pauses_the_game(shell: Shell) -> None:
     import signal
 
-    pid = shell.start()
-    shell.keys("q")
-    before = shell.wait_for("LEFT ✓ ready")
+    pid, before = start_playing(shell)
     os.kill(pid, signal.SIGSTOP)
     shell.wait_for("Stopped")  # the shell writes over the board
     time.sleep(4.0)
     shell.type("fg")
-    after = wait_until(shell, lambda s: "Stopped" not in s and "LEFT ✓ ready" in s)
+    after = wait_until(shell, lambda s: "Stopped" not in s and "pile a" in s)
     assert before.splitlines()[1:] == after.splitlines()[1:]  # the same board, all of it
     assert round_clock(after) - round_clock(before) <= 1, (before, after)  # 4 s not counted
-    shell.keys("p")  # keys work: the right player is ready, the spit comes
-    shell.wait_for("play!")
-    shell.keys("C-q", "Enter")
+    shell.keys("C-q")  # keys work
+    shell.wait_for("Quit the game?")
+    shell.keys("Enter")
     assert gone(pid)
     shell.type('clear; echo "[rc=$?]"')
     assert "[rc=0]" in shell.wait_for("[rc=0]")
@@ -371,14 +382,12 @@ def test_ctrl_z_in_the_demo_suspends_and_fg_brings_the_demo_back(shell: Shell) -
 
 
 def test_ctrl_z_pauses_the_game_while_suspended(shell: Shell) -> None:
-    pid = shell.start()
-    shell.keys("q")
-    before = shell.wait_for("LEFT ✓ ready")
+    pid, before = start_playing(shell)
     shell.keys("C-z")
     shell.wait_for("Stopped")
     time.sleep(4.0)
     shell.type("fg")
-    after = shell.wait_for("LEFT ✓ ready")
+    after = wait_until(shell, lambda s: "Stopped" not in s and "pile a" in s)
     assert round_clock(after) - round_clock(before) <= 1, (before, after)  # 4 s not counted
     shell.keys("C-q", "Enter")
     assert gone(pid)

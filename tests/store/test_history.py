@@ -38,6 +38,16 @@ def test_a_match_is_stored_at_every_round_end_with_its_figures(tmp_path: Path) -
     assert all(0 <= t < 10 for t in times)
 
 
+def test_the_stored_play_time_is_the_game_over_lines(tmp_path: Path) -> None:
+    """play_seconds is the table's play clock (the figure the game-over line
+    shows), not the game's whole time: the waits for each spit are left out."""
+    path = tmp_path / "h.sqlite3"
+    match, result, _ = stored_match(path, 5)
+    ((stored,),) = rows(path, "SELECT play_seconds FROM games")
+    assert stored == round(match.table.play_seconds(), 3)
+    assert 0 < stored < result.seconds - result.rounds * 0.5  # every spit is waited for
+
+
 def _unstamped_plays(path: Path) -> int:
     (text,) = rows(path, "SELECT record FROM games")[0]
     assert isinstance(text, str)

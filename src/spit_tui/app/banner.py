@@ -90,10 +90,9 @@ def banner(table: Table) -> tuple[str, list[Text]]:
         first = Text("GAME OVER · ", BIG)
         won = says(winner, table, "win", "wins") if winner is not None else "nobody wins"
         first.append(won, GOOD)
-        end = table.game_ended_at or table.clock.now()
-        took = clock_text(end - table.game_started_at)
+        took = clock_text(table.play_seconds())  # play only: no pause, no wait for the spit
         rounds = pos.round
-        detail = f"after {rounds} round{'s' if rounds != 1 else ''} in {took}"
+        detail = f"after {rounds} round{'s' if rounds != 1 else ''}, {took} of play"
         if game.options.variant is Variant.POINTS:
             lname, rname = (player_name(p, table) for p in PLAYERS)
             detail += f"  ·  final score {lname} {pos.scores[0]} : {rname} {pos.scores[1]}"

@@ -12,7 +12,8 @@ from spit_tui.table import Table
 
 
 class HeaderBar(TableView):
-    """Variant, round and round time on the left; the non-game keys on the right,
+    """Variant, round and the round clock (play only: `Table.round_play_seconds`)
+    on the left; the non-game keys on the right,
     or for a moment a hint about a key that does nothing (Space, Enter, ?). The
     hint is timed on the game clock, like everything else: it waits while the
     game is paused, and tests step it."""
@@ -34,7 +35,7 @@ class HeaderBar(TableView):
 
     def state(self) -> object:
         t = self.table
-        since = int(t.clock.now() - t.round_started_at)
+        since = int(t.round_play_seconds())
         return (t.position.round, t.position.phase, t.game.options, since, self._hint())
 
     def render(self) -> Text:
@@ -42,10 +43,8 @@ class HeaderBar(TableView):
         o = t.game.options
         variant = "standard" if o.variant is Variant.STANDARD else f"points to {o.target}"
         pos = t.position
-        if pos.phase is Phase.OVER:
-            elapsed = ""
-        else:
-            elapsed = " · " + clock_text(t.clock.now() - t.round_started_at)
+        over = pos.phase is Phase.OVER
+        elapsed = "" if over else " · " + clock_text(t.round_play_seconds())
         hint = self._hint()
         right = Text(hint + " ", "bold yellow") if hint else Text(
             "F1 help · Ctrl+Q quit ", DIM

@@ -157,7 +157,7 @@ class HistoryWriter:
             names=self.names,
             record=record_of(table),
             lost_races=(lost[0], lost[1]),
-            play_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
+            play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
         )
         if self._threaded:
