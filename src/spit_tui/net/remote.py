@@ -18,7 +18,7 @@ import random
 from collections import deque
 from collections.abc import Callable
 
-from spit_tui.clock import GameClock
+from spit_tui.clock import GameClock, Stopwatch
 from spit_tui.engine import (
     Card,
     Event,
@@ -34,7 +34,7 @@ from spit_tui.engine import (
 from spit_tui.players.keymap import Intent, Row, key_for
 from spit_tui.players.view import SideView
 from spit_tui.story import FEED_LEN, Story
-from spit_tui.table import Decision, Message, Outcome, Table
+from spit_tui.table import Decision, Message, Outcome, Table, playing
 
 from .seatview import RemoteView
 
@@ -186,10 +186,11 @@ class RemoteTable(Table):
         self._lit = rv.lit
         shown.stuck_shown = v.stuck_banner
         shown.last_round = rv.last_round
-        shown.started_at = now - rv.times.game
-        shown.round_started_at = now - rv.times.round
-        over = v.phase is Phase.OVER
-        shown.ended_at = shown.started_at + rv.times.game if over else None
+        # the play clock goes on here between views while play is on, as there
+        shown.play = Stopwatch(rv.times.game)
+        shown.play.run(now, playing(v.phase))
+        shown.round_play_from = rv.times.game - rv.times.round
+        shown.ended_at = now if v.phase is Phase.OVER else None
         shown.countdown_ends = now + rv.times.countdown if v.counting_down else None
         mark = _mark(rv)
         if mark != self._mark:  # D13: this screen shows the phase from now on

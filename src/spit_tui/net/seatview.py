@@ -68,11 +68,10 @@ def _story(table: Table) -> Message:
 
 
 def _times(table: Table) -> Message:
-    now = table.clock.now()
-    end = table.game_ended_at
+    """The round clock and the game's play seconds (play only), and the countdown."""
     return {
-        "round": round(max(0.0, now - table.round_started_at), 3),
-        "game": round(max(0.0, (now if end is None else end) - table.game_started_at), 3),
+        "round": round(max(0.0, table.round_play_seconds()), 3),
+        "game": round(max(0.0, table.play_seconds()), 3),
         "countdown": round(table.countdown_left(), 3),
     }
 
@@ -129,7 +128,7 @@ def seat_view(
 
 
 class Times(NamedTuple):
-    """Seconds into the round and the game, and left of the countdown, when sent."""
+    """Seconds of play in the round and the game, and left of the countdown, when sent."""
 
     round: float = 0.0
     game: float = 0.0
