@@ -53,6 +53,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "layouts": Subcommand("spit_tui.keys.cli", "the keyboard layouts", "layouts_command"),
     "stats": Subcommand("spit_tui.store.commands", "each player's record", "stats_main"),
     "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
+    "replay": Subcommand("spit_tui.app.replay", "play back a stored game or a record file"),
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
     "host": Subcommand("spit_tui.net.host", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),

@@ -155,7 +155,7 @@ class HistoryWriter:
             key=key,
             started=started,
             names=self.names,
-            record=record_of(table),
+            record=record_of(table, tags={"Left": self.names[0], "Right": self.names[1]}),
             lost_races=(lost[0], lost[1]),
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,

@@ -1,0 +1,263 @@
+"""`spit-tui replay GAME_ID|FILE`: a stored game played back at its own pace,
+on the game's own banner and board widgets.
+
+    Space pause/resume   → ← one action forward/back   + - speed (x0.5 to x8)
+    PgDn PgUp next/previous round   Home End start/end   q Esc quit
+
+The viewer keeps a Table on a VirtualClock that it sets to each action's
+stamp (the game-clock time it was made) and submits the action through the
+Table, as it was submitted when the game was played; the banner, highlights
+and countdown therefore look as they did. Stepping back (or a jump) rebuilds
+the table from the record up to that action: replaying is cheap.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+from textual.widgets import Static
+
+from spit_tui.app.banner import Banner
+from spit_tui.app.board import BoardView
+from spit_tui.app.views import TableView
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import Game, Record, Source
+from spit_tui.table import Outcome, Table
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+MAX_WAIT_S = 5.0  # a long think (or a player away) is shown shortened to this, at x1
+
+
+class ReplayApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "spit-tui replay"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "pause_resume", "pause/resume", show=False),
+        Binding("right", "step(1)", "forward", show=False),
+        Binding("left", "step(-1)", "back", show=False),
+        Binding("plus,equals_sign,up", "speed(1)", "faster", show=False),
+        Binding("minus,down", "speed(-1)", "slower", show=False),
+        Binding("pagedown", "round(1)", "next round", show=False),
+        Binding("pageup", "round(-1)", "previous round", show=False),
+        Binding("home", "jump(0)", "start", show=False),
+        Binding("end", "jump(-1)", "end", show=False),
+        Binding("q,escape,ctrl+q,ctrl+c", "quit", "quit", show=False),
+    ]
+
+    def __init__(self, record: Record, title: str = "", *, playing: bool = True) -> None:
+        super().__init__()
+        self.record = record
+        self.heading = title
+        self.times = [0.0 if s is None else s.seconds for s in record.stamps]
+        self.rounds = self._round_starts()
+        self.index = 0  # actions applied so far
+        self.playing = playing
+        self.speed = 1.0
+        self.table = self._table_at(0)
+        self._timer: Timer | None = None
+
+    # -- the record ------------------------------------------------------------------
+
+    def _round_starts(self) -> list[int]:
+        """The index of the first action of each round (round 1 starts at 0)."""
+        game = Game(options=self.record.options, seed=self.record.seed, position=self.record.start)
+        starts = [0]
+        for i, a in enumerate(self.record.actions):
+            before = game.position.round
+            game.apply(a)
+            if game.position.round != before:
+                starts.append(i + 1)
+        return starts
+
+    def _table_at(self, n: int) -> Table:
+        """A table showing the game after its first `n` actions."""
+        rec = self.record
+        game = Game(options=rec.options, seed=rec.seed, position=rec.start)
+        for a in rec.actions[:n]:
+            game.apply(a)
+        table = Table(game, VirtualClock(self.times[n - 1] if n else 0.0))
+        names = (rec.tags.get("Left"), rec.tags.get("Right"))
+        if names[0] and names[1]:
+            table.seat((names[0], names[1]))
+        return table
+
+    @property
+    def round_no(self) -> int:
+        return self.table.position.round
+
+    # -- the view --------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        yield Banner(self.table, id="banner")
+        yield BoardView(self.table, id="board", classes="board")
+        yield Static(id="replay-keys", classes="frame")
+
+    def on_mount(self) -> None:
+        self.query_one("#replay-keys", Static).update(
+            Text.assemble(
+                ("Space", "bold"), " pause  ", ("→ ←", "bold"), " step  ",
+                ("+ -", "bold"), " speed  ", ("PgDn PgUp", "bold"), " round  ",
+                ("q", "bold"), " quit", style="dim",
+            )
+        )
+        self._show()
+        self._schedule()
+
+    def _show(self) -> None:
+        for view in self.query(TableView):
+            if view.table is not self.table:
+                view.set_table(self.table)
+            view.sync()
+        n = len(self.record.actions)
+        state = "playing" if self.playing and self.index < n else "paused"
+        if self.index >= n:
+            state = "end"
+        t = self.times[self.index - 1] if self.index else 0.0
+        total = self.times[-1] if self.times else 0.0
+        head = Text(f" {self.heading} · " if self.heading else " ", "bold")
+        head.append(
+            f"round {self.round_no} · action {self.index}/{n} · "
+            f"{_clock(t)}/{_clock(total)} · x{self.speed:g} · {state}"
+        )
+        self.query_one("#header", Static).update(head)
+
+    # -- playing ---------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if not self.playing or self.index >= len(self.record.actions):
+            return
+        now = self.times[self.index - 1] if self.index else 0.0
+        wait = min(MAX_WAIT_S, max(0.0, self.times[self.index] - now)) / self.speed
+        self._timer = self.set_timer(wait, self._next)
+
+    def _next(self) -> None:
+        self._timer = None
+        self._forward()
+        self._show()
+        self._schedule()
+
+    def _forward(self) -> None:
+        """Apply the next action through the table at its own time."""
+        i = self.index
+        if i >= len(self.record.actions):
+            return
+        clock = self.table.clock
+        assert isinstance(clock, VirtualClock)
+        clock.advance(max(0.0, self.times[i] - clock.now()))
+        stamp = self.record.stamps[i]
+        source = "bot" if stamp is not None and stamp.source is Source.COMPUTER else "key"
+        d = self.table.submit(self.record.actions[i], source)
+        self.index = i + 1
+        if d.outcome is not Outcome.APPLIED:  # a time the table reads otherwise: rebuild
+            self.table = self._table_at(self.index)
+        elif self.table.counting_down and self.index < len(self.times):
+            clock.advance(max(0.0, self.times[self.index] - clock.now() - 1e-3))
+
+    def goto(self, n: int) -> None:
+        n = max(0, min(n, len(self.record.actions)))
+        self.index = n
+        self.table = self._table_at(n)
+        self._show()
+        self._schedule()
+
+    # -- keys ------------------------------------------------------------------------
+
+    def action_pause_resume(self) -> None:
+        self.playing = not self.playing
+        self._show()
+        self._schedule()
+
+    def action_step(self, step: int) -> None:
+        self.playing = False
+        if step > 0:
+            self._forward()
+            self._show()
+            self._schedule()
+        else:
+            self.goto(self.index - 1)
+
+    def action_speed(self, step: int) -> None:
+        i = SPEEDS.index(self.speed)
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + step))]
+        self._show()
+        self._schedule()
+
+    def action_round(self, step: int) -> None:
+        current = self.round_no
+        target = current + step
+        starts = self.rounds
+        if step < 0 and self.index > starts[min(current, len(starts)) - 1]:
+            target = current  # back to this round's start first
+        target = max(1, min(target, len(starts)))
+        self.goto(starts[target - 1])
+
+    def action_jump(self, where: int) -> None:
+        self.goto(len(self.record.actions) if where < 0 else where)
+
+
+def _clock(seconds: float) -> str:
+    m, s = divmod(int(seconds), 60)
+    return f"{m}:{s:02d}"
+
+
+def main(argv: list[str]) -> int:
+    """`spit-tui replay GAME_ID|FILE [--db FILE] [--paused]`."""
+    from spit_tui.command import Parser, UsageError, fail
+    from spit_tui.engine import NotationError, Refusal, parse_record
+    from spit_tui.store import db
+    from spit_tui.store.records import read_record
+
+    p = Parser(prog="spit-tui replay", description="Play back a stored game or a record file.")
+    p.add_argument("game", metavar="GAME_ID|FILE", help="a game from 'spit-tui history', or a file")
+    p.add_argument("--db", metavar="FILE", help="the history file (default: user data directory)")
+    p.add_argument("--paused", action="store_true", help="start paused")
+    try:
+        args = p.parse_args(argv)
+    except UsageError as e:
+        return fail(str(e))
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        if args.game.isdigit() and not Path(args.game).exists():
+            conn = db.connect_read(Path(args.db) if args.db else db.default_path())
+            try:
+                row = conn.execute(
+                    "SELECT record, left_name, right_name FROM games WHERE id = ?",
+                    (int(args.game),),
+                ).fetchone()
+            finally:
+                conn.close()
+            if row is None:
+                return fail(f"no game {args.game} in the history ('spit-tui history' lists them)")
+            record = parse_record(row[0])
+            title = f"game {args.game}: {row[1]} v {row[2]}"
+        else:
+            record = read_record(Path(args.game))
+            names = (record.tags.get("Left"), record.tags.get("Right"))
+            title = Path(args.game).name + (f": {names[0]} v {names[1]}" if all(names) else "")
+        app = ReplayApp(record, title, playing=not args.paused)  # raises if it does not replay
+    except db.HistoryError as e:
+        return fail(str(e))
+    except NotationError as e:
+        return fail(f"{args.game}: {e}")
+    except OSError as e:
+        return fail(f"cannot read {args.game}: {e.strerror or e}")
+    except Refusal as e:
+        return fail(f"{args.game}: the record does not replay: {e}")
+    from spit_tui.terminal import terminal_problem
+
+    problem = terminal_problem()
+    if problem is not None:
+        return fail(problem)
+    app.run()
+    return 0

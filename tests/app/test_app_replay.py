@@ -1,0 +1,96 @@
+"""`spit-tui replay`: a stored game played back on the game's own board, with
+pause, steps both ways, speed and round jumps; bad input is one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spit_tui import cli
+from spit_tui.app.board import BoardView
+from spit_tui.app.replay import SPEEDS, ReplayApp
+from spit_tui.engine import Game, Record, format_record
+from spit_tui.match import Match
+from spit_tui.store.records import record_of
+
+
+def _record(seed: int = 4) -> tuple[Record, Game]:
+    match = Match("expert", "hard", seed=seed)
+    match.run()
+    return record_of(match.table, tags={"Left": "ANN", "Right": "hard"}), match.game
+
+
+def _at(rec: Record, n: int) -> Game:
+    game = Game(options=rec.options, seed=rec.seed, position=rec.start)
+    for a in rec.actions[:n]:
+        game.apply(a)
+    return game
+
+
+async def test_stepping_and_jumping_show_the_games_own_positions() -> None:
+    rec, played = _record()
+    app = ReplayApp(rec, "test", playing=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(12):
+            await pilot.press("right")
+        assert app.index == 12 and app.table.position == _at(rec, 12).position
+        assert app.query_one(BoardView).table is app.table  # the game's own board shows it
+        await pilot.press("left", "left")
+        assert app.index == 10 and app.table.position == _at(rec, 10).position
+        await pilot.press("end")
+        assert app.table.position == played.position and app.table.position.winner is not None
+        await pilot.press("home", "pagedown")
+        assert app.round_no == 2 and app.index == app.rounds[1]
+        await pilot.press("pagedown", "pageup")
+        assert app.round_no == 2 and app.index == app.rounds[1]
+        for _ in range(6):
+            await pilot.press("plus")
+        assert app.speed == SPEEDS[-1]
+        for _ in range(6):
+            await pilot.press("minus")
+        assert app.speed == SPEEDS[0]
+
+
+async def test_playing_follows_the_record_and_reaches_its_end() -> None:
+    rec, played = _record(5)
+    app = ReplayApp(rec, "test", playing=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.speed = SPEEDS[-1]
+        await pilot.pause(0.6)
+        assert app.index > 0
+        for _ in range(len(rec.actions)):  # the rest, without waiting for the pace
+            app._forward()
+        assert app.table.position == played.position
+        assert app.table.game.log == rec.actions
+        await pilot.press("space")
+        assert not app.playing
+
+
+def test_replay_from_a_file_and_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.spit"
+    bad.write_text('[Seed "1"]\nL1a L1a L1a\n')
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "does not replay" in capsys.readouterr().err
+    assert cli.main(["replay", str(tmp_path / "missing.spit")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert cli.main(["replay", "7", "--db", str(tmp_path / "none.sqlite3")]) == 2
+    assert "no history" in capsys.readouterr().err
+    good = tmp_path / "g.spit"
+    rec, _ = _record()
+    good.write_text(format_record(rec))
+    assert cli.main(["replay", str(good)]) != 0  # a test has no terminal: refused in one line
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "terminal" in err
+
+
+def test_the_replay_screen(snap_compare: object) -> None:
+    rec, _ = _record()
+    app = ReplayApp(rec, "game 1: ANN v hard", playing=False)
+
+    async def before(pilot: object) -> None:
+        app.goto(30)
+
+    assert snap_compare(app, terminal_size=(100, 30), run_before=before)  # type: ignore[operator]
