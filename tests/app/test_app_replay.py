@@ -3,6 +3,7 @@ pause, steps both ways, speed and round jumps; bad input is one line."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -10,15 +11,24 @@ import pytest
 from spit_tui import cli
 from spit_tui.app.board import BoardView
 from spit_tui.app.replay import SPEEDS, ReplayApp
-from spit_tui.engine import Game, Record, format_record
-from spit_tui.match import Match
-from spit_tui.store.records import record_of
+from spit_tui.engine import Game, Player, Record, Source, Stamp, format_record
 
 
 def _record(seed: int = 4) -> tuple[Record, Game]:
-    match = Match("expert", "hard", seed=seed)
-    match.run()
-    return record_of(match.table, tags={"Left": "ANN", "Right": "hard"}), match.game
+    """A whole game by a seeded random player (engine only, so the bots' tuning
+    never changes it), an action every 0.3 s of game time."""
+    game = Game(seed=seed)
+    pick = random.Random(seed)
+    while not game.over:
+        p = pick.choice(list(Player))
+        acts = game.legal_actions(p) or game.legal_actions(p.other)
+        game.apply(pick.choice(acts))
+    stamps = [Stamp(300 * (i + 1), Source.KEY) for i in range(len(game.log))]
+    rec = Record(
+        options=game.options, seed=seed, actions=list(game.log), stamps=stamps,
+        tags={"Left": "ANN", "Right": "BO"},
+    )
+    return rec, game
 
 
 def _at(rec: Record, n: int) -> Game:
@@ -88,7 +98,7 @@ def test_replay_from_a_file_and_bad_input(
 
 def test_the_replay_screen(snap_compare: object) -> None:
     rec, _ = _record()
-    app = ReplayApp(rec, "game 1: ANN v hard", playing=False)
+    app = ReplayApp(rec, "game 1: ANN v BO", playing=False)
 
     async def before(pilot: object) -> None:
         app.goto(30)
