@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from spit_tui import cli
+from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.replay import SPEEDS, ReplayApp
+from spit_tui.app.views import clock_text
 from spit_tui.engine import Game, Player, Record, Source, Stamp, format_record
 
 
@@ -50,6 +52,8 @@ async def test_stepping_and_jumping_show_the_games_own_positions() -> None:
         assert app.index == 10 and app.table.position == _at(rec, 10).position
         await pilot.press("end")
         assert app.table.position == played.position and app.table.position.winner is not None
+        over = app.query_one(Banner).render().plain
+        assert f"in {clock_text(app.times[-1])}" in over  # the game's own length, not 0:00
         await pilot.press("home", "pagedown")
         assert app.round_no == 2 and app.index == app.rounds[1]
         await pilot.press("pagedown", "pageup")

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
-from spit_tui.app.views import TableView
+from spit_tui.app.views import TableView, clock_text
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Record, Source
 from spit_tui.table import Outcome, Table
@@ -81,7 +81,9 @@ class ReplayApp(App[None]):
         game = Game(options=rec.options, seed=rec.seed, position=rec.start)
         for a in rec.actions[:n]:
             game.apply(a)
-        table = Table(game, VirtualClock(self.times[n - 1] if n else 0.0))
+        clock = VirtualClock(0.0)  # the game began at 0: its length reads right
+        table = Table(game, clock)
+        clock.advance(self.times[n - 1] if n else 0.0)
         names = (rec.tags.get("Left"), rec.tags.get("Right"))
         if names[0] and names[1]:
             table.seat((names[0], names[1]))
@@ -124,7 +126,7 @@ class ReplayApp(App[None]):
         head = Text(f" {self.heading} · " if self.heading else " ", "bold")
         head.append(
             f"round {self.round_no} · action {self.index}/{n} · "
-            f"{_clock(t)}/{_clock(total)} · x{self.speed:g} · {state}"
+            f"{clock_text(t)}/{clock_text(total)} · x{self.speed:g} · {state}"
         )
         self.query_one("#header", Static).update(head)
 
@@ -203,11 +205,6 @@ class ReplayApp(App[None]):
 
     def action_jump(self, where: int) -> None:
         self.goto(len(self.record.actions) if where < 0 else where)
-
-
-def _clock(seconds: float) -> str:
-    m, s = divmod(int(seconds), 60)
-    return f"{m}:{s:02d}"
 
 
 def main(argv: list[str]) -> int:
