@@ -189,3 +189,32 @@ def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert "cannot make the folder" in _off(blocker / "sub" / "h.sqlite3")
+
+
+def test_instances_opening_a_new_file_at_once_all_get_it(tmp_path: Path) -> None:
+    """Several opening one new file at the same moment all switch it to WAL:
+    SQLite answers one of two racing switches "locked" without waiting (the
+    two-instances test met it under load), and the open tries again."""
+    import threading
+
+    for attempt in range(100):  # the race is met about once in 20 attempts untried
+        path = tmp_path / f"h{attempt}.sqlite3"
+        start = threading.Barrier(4)
+        problems: list[str] = []
+
+        def open_it(
+            path: Path = path, start: threading.Barrier = start, problems: list[str] = problems
+        ) -> None:
+            start.wait(timeout=10)
+            try:
+                db.connect(path, busy_s=2.0).close()
+            except db.HistoryError as e:
+                problems.append(str(e))
+
+        threads = [threading.Thread(target=open_it) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert not problems, f"attempt {attempt}: {problems[0]}"
+        assert rows(path, "PRAGMA journal_mode") == [("wal",)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+import time
 from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -173,7 +174,7 @@ def connect(path: Path, *, busy_s: float = BUSY_S, check: bool = True) -> sqlite
             ok = conn.execute("PRAGMA quick_check").fetchone()
             if ok is None or ok[0] != "ok":
                 raise HistoryError(f"the history file is damaged: {path}")
-        if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+        if _to_wal(conn, busy_s) != "wal":
             raise HistoryError(f"the history file cannot be written (read-only): {path}")
         conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a crash loses no committed round
         conn.execute("PRAGMA foreign_keys=ON")
@@ -187,6 +188,21 @@ def connect(path: Path, *, busy_s: float = BUSY_S, check: bool = True) -> sqlite
         if conn is not None:
             conn.close()
         raise
+
+
+def _to_wal(conn: sqlite3.Connection, busy_s: float) -> str:
+    """Put the file in WAL mode; the journal mode it is in after. Two instances
+    that open a new file at once both try to switch it, and SQLite answers one
+    of them "locked" at once, without waiting (each holds the lock the other
+    needs): so try again, for as long as a write would wait."""
+    deadline = time.monotonic() + busy_s
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]).lower()
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
 
 
 def connect_read(path: Path) -> sqlite3.Connection:
