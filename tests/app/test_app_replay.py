@@ -13,24 +13,25 @@ from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.replay import SPEEDS, ReplayApp
 from spit_tui.app.views import clock_text
-from spit_tui.engine import Game, Player, Record, Source, Stamp, format_record
+from spit_tui.clock import VirtualClock
+from spit_tui.engine import Game, Player, Record, format_record
+from spit_tui.store.records import record_of
+from spit_tui.table import Outcome, Table
 
 
 def _record(seed: int = 4) -> tuple[Record, Game]:
-    """A whole game by a seeded random player (engine only, so the bots' tuning
-    never changes it), an action every 0.3 s of game time."""
+    """A whole game by a seeded random player (engine choices only, so the bots'
+    tuning never changes it) played through a Table on a virtual clock, a try
+    every 0.3 s, so its stamps are times the table took the actions at."""
     game = Game(seed=seed)
+    table = Table(game, VirtualClock())
     pick = random.Random(seed)
     while not game.over:
+        table.clock.advance(0.3)  # type: ignore[attr-defined]
         p = pick.choice(list(Player))
         acts = game.legal_actions(p) or game.legal_actions(p.other)
-        game.apply(pick.choice(acts))
-    stamps = [Stamp(300 * (i + 1), Source.KEY) for i in range(len(game.log))]
-    rec = Record(
-        options=game.options, seed=seed, actions=list(game.log), stamps=stamps,
-        tags={"Left": "ANN", "Right": "BO"},
-    )
-    return rec, game
+        table.submit(pick.choice(acts), "key")
+    return record_of(table, tags={"Left": "ANN", "Right": "BO"}), game
 
 
 def _at(rec: Record, n: int) -> Game:
@@ -52,8 +53,13 @@ async def test_stepping_and_jumping_show_the_games_own_positions() -> None:
         assert app.index == 10 and app.table.position == _at(rec, 10).position
         await pilot.press("end")
         assert app.table.position == played.position and app.table.position.winner is not None
+        assert app.table.counts[Outcome.APPLIED] == len(rec.actions)  # all through the table
         over = app.query_one(Banner).render().plain
-        assert f"in {clock_text(app.times[-1])}" in over  # the game's own length, not 0:00
+        stepped = ReplayApp(rec, "test", playing=False)
+        for _ in rec.actions:
+            stepped._forward()
+        assert stepped.table.play_seconds() > 10  # the play time counted, not 0:00
+        assert f"{clock_text(stepped.table.play_seconds())} of play" in over
         await pilot.press("home", "pagedown")
         assert app.round_no == 2 and app.index == app.rounds[1]
         await pilot.press("pagedown", "pageup")

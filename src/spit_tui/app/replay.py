@@ -76,18 +76,56 @@ class ReplayApp(App[None]):
         return starts
 
     def _table_at(self, n: int) -> Table:
-        """A table showing the game after its first `n` actions."""
+        """A table showing the game after its first `n` actions, each submitted
+        at its own time as in play, so the table's play clock, story and feed
+        read as they did then."""
+        table = self._seated(
+            Game(options=self.record.options, seed=self.record.seed, position=self.record.start)
+        )
+        for i in range(n):
+            if not self._submit(table, i):
+                return self._applied_table(n)
+        return table
+
+    def _applied_table(self, n: int) -> Table:
+        """The last resort for a record the table times otherwise (the engine
+        takes an action the table would not at its stamp): the game's actions
+        applied straight to it, its play time read as the record's."""
         rec = self.record
         game = Game(options=rec.options, seed=rec.seed, position=rec.start)
         for a in rec.actions[:n]:
             game.apply(a)
-        clock = VirtualClock(0.0)  # the game began at 0: its length reads right
-        table = Table(game, clock)
-        clock.advance(self.times[n - 1] if n else 0.0)
-        names = (rec.tags.get("Left"), rec.tags.get("Right"))
+        table = self._seated(game)
+        assert isinstance(table.clock, VirtualClock)
+        table.clock.advance(self.times[n - 1] if n else 0.0)
+        return table
+
+    def _seated(self, game: Game) -> Table:
+        table = Table(game, VirtualClock(0.0))  # the game began at 0
+        names = (self.record.tags.get("Left"), self.record.tags.get("Right"))
         if names[0] and names[1]:
             table.seat((names[0], names[1]))
         return table
+
+    def _submit(self, table: Table, i: int) -> bool:
+        """Submit action `i` through `table` at its stamp; whether it was applied."""
+        clock = table.clock
+        assert isinstance(clock, VirtualClock)
+        clock.advance(max(0.0, self.times[i] - clock.now()))
+        stamp = self.record.stamps[i]
+        source = "bot" if stamp is not None and stamp.source is Source.COMPUTER else "key"
+        action = self.record.actions[i]
+        outcome = table.submit(action, source).outcome
+        if outcome is not Outcome.APPLIED and table.counting_down:
+            # stamped sooner after the spit than the countdown allows (a record
+            # made or edited by hand): the play comes as the cards fly
+            clock.advance(table.countdown_left())
+            outcome = table.submit(action, source).outcome
+        if outcome is not Outcome.APPLIED:
+            return False
+        if table.counting_down and i + 1 < len(self.times):  # the spit comes at its time
+            clock.advance(max(0.0, self.times[i + 1] - clock.now() - 1e-3))
+        return True
 
     @property
     def round_no(self) -> int:
@@ -104,9 +142,17 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.query_one("#replay-keys", Static).update(
             Text.assemble(
-                ("Space", "bold"), " pause  ", ("→ ←", "bold"), " step  ",
-                ("+ -", "bold"), " speed  ", ("PgDn PgUp", "bold"), " round  ",
-                ("q", "bold"), " quit", style="dim",
+                ("Space", "bold"),
+                " pause  ",
+                ("→ ←", "bold"),
+                " step  ",
+                ("+ -", "bold"),
+                " speed  ",
+                ("PgDn PgUp", "bold"),
+                " round  ",
+                ("q", "bold"),
+                " quit",
+                style="dim",
             )
         )
         self._show()
@@ -153,17 +199,9 @@ class ReplayApp(App[None]):
         i = self.index
         if i >= len(self.record.actions):
             return
-        clock = self.table.clock
-        assert isinstance(clock, VirtualClock)
-        clock.advance(max(0.0, self.times[i] - clock.now()))
-        stamp = self.record.stamps[i]
-        source = "bot" if stamp is not None and stamp.source is Source.COMPUTER else "key"
-        d = self.table.submit(self.record.actions[i], source)
         self.index = i + 1
-        if d.outcome is not Outcome.APPLIED:  # a time the table reads otherwise: rebuild
+        if not self._submit(self.table, i):  # a time the table reads otherwise: rebuild
             self.table = self._table_at(self.index)
-        elif self.table.counting_down and self.index < len(self.times):
-            clock.advance(max(0.0, self.times[self.index] - clock.now() - 1e-3))
 
     def goto(self, n: int) -> None:
         n = max(0, min(n, len(self.record.actions)))
