@@ -11,20 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from spit_tui.clock import VirtualClock
-from spit_tui.engine import Game, Player, parse_position
+from spit_tui.engine import Game, Player
 from spit_tui.net.latency import PING_S
 from spit_tui.net.protocol import Message, hello, intent
+from spit_tui.net.race import race_game, race_winner
 from spit_tui.net.room import Lobby, Room, Session
 from spit_tui.table import Table
-
-# docs/rules.md, R11: LEFT's 8h (key a, slot 1) and RIGHT's Tc (key a, slot 0)
-# both fit on the 9s of pile a; whoever's card arrives first lands.
-RACE = (
-    "play 1 two - :Kd/8s:8h/8c4h:Qc/Kh7h2h:2c/3c3dQs3h:Jh Ac2sQd6hKc "
-    "Qh4d4cJd8dTh9s/5cJsTdJc5h5d :Tc/5s:3s/4s6c:Ah/9hAd9c:Ks/6dTs7c7s:7d 6s9dAs2d 0,0"
-)
-RACE_KEYS = {Player.LEFT: ("a", 1), Player.RIGHT: ("a", 0)}
-RACE_CARDS = {"8h": Player.LEFT, "Tc": Player.RIGHT}
 
 
 class Link:
@@ -77,7 +69,7 @@ class SimSeat:
         self.up.put(json.dumps(msg).encode())
 
     def press(self, row: str, slot: int) -> None:
-        self.say(intent(row, slot))
+        self.say(intent(str(row), slot))
 
 
 class SimRoom:
@@ -105,8 +97,7 @@ class SimRoom:
         self.clock.call_later(PING_S, self._ping)
 
     def race_position(self) -> None:
-        self.room.table.new_game(Game(position=parse_position(RACE), seed=1))
+        self.room.table.new_game(race_game())
 
     def race_winner(self) -> Player | None:
-        piles = self.room.table.position.piles
-        return RACE_CARDS.get(str(piles[0][-1])) if piles[0] else None
+        return race_winner(self.room.table)

@@ -9,11 +9,12 @@ import random
 from functools import partial
 
 import pytest
-from simnet import RACE_KEYS, SimRoom
+from simnet import SimRoom
 
 from spit_tui.engine import Player
 from spit_tui.net.latency import HOLD_CAP_S, PING_OUTSTANDING, Rtt, holds
 from spit_tui.net.protocol import Message
+from spit_tui.net.race import RACE_KEYS
 from spit_tui.players.keymap import Row, key_for
 
 NEAR, FAR = 0.005, 0.080  # one-way seconds: LEFT is near, RIGHT is far

@@ -43,6 +43,9 @@ async def test_two_bot_clients_play_a_whole_game_through_the_host() -> None:
         assert left.views > 50 and right.views > 50
         await left.close()
         await right.close()
+        async with asyncio.timeout(5.0):  # the game is over and both have gone: dropped
+            while room.code in host.lobby.rooms:
+                await asyncio.sleep(0.02)
     finally:
         await host.close()
 

@@ -19,6 +19,7 @@ from typing import Any
 from spit_tui.engine import Action, Fill, Flip, Phase, Play, Player, Ready, Slap
 from spit_tui.players.bot import make_policy
 from spit_tui.players.keymap import Row
+from spit_tui.players.level import Level
 from spit_tui.players.policy import Policy
 from spit_tui.players.view import must_say_spit, play_actions
 
@@ -86,9 +87,13 @@ class Client:
         seat: str | None = None,
         token: str | None = None,
         timeout: float = JOIN_S,
+        local_addr: tuple[str, int] | None = None,
     ) -> Client:
-        """Connect and take a seat; JoinRefused (with the host's reason) or OSError."""
-        reader, writer = await asyncio.open_connection(host, port)
+        """Connect and take a seat; JoinRefused (with the host's reason) or OSError.
+
+        `local_addr` fixes our end's address and port (the fairness benchmark
+        tells seats apart by port to delay them with tc netem)."""
+        reader, writer = await asyncio.open_connection(host, port, local_addr=local_addr)
         try:
             writer.write(encode(hello(code, seat, token)))
             async with asyncio.timeout(timeout):
@@ -211,9 +216,13 @@ async def play_as_bot(
     *,
     policy: Policy | None = None,
     think_s: tuple[float, float] = (0.001, 0.004),
+    level: Level | None = None,
 ) -> RemoteView | None:
-    """Play the seat to the end of the game from what the seat is shown; the last view."""
-    policy = policy or make_policy("full")
+    """Play the seat to the end of the game from what the seat is shown; the last view.
+
+    It thinks `think_s` (uniform) before each key, or, given a `level`, as long
+    as that level's hands take (its play and react timings; players/ladder.py)."""
+    policy = policy or make_policy(level.policy if level is not None else "full")
     loop = asyncio.get_running_loop()
     mark: tuple[Any, ...] = ()
     shown_at = loop.time()
@@ -228,7 +237,7 @@ async def play_as_bot(
         if _phase_mark(rv) != mark:
             mark, shown_at = _phase_mark(rv), loop.time()
         action: Action | None = None
-        delay = rng.uniform(*think_s)
+        delay = rng.uniform(*think_s) if level is None else level.play.draw(rng)
         if rv.waiting is None:
             if view.phase is Phase.PLAY:
                 candidates = play_actions(view)
@@ -239,6 +248,8 @@ async def play_as_bot(
             elif view.phase is Phase.SLAP:
                 action = policy.slap(view, rng)
             if isinstance(action, Ready | Slap):  # D13: not inside the stale-key window
+                if level is not None:
+                    delay = level.react.draw(rng)
                 delay = max(delay, shown_at + client.stale_s + 0.02 - loop.time())
         if action is not None:
             await asyncio.sleep(delay)

@@ -157,10 +157,15 @@ class Host:
     def _expire(self, room: Room) -> None:
         """Drop a room made over the wire that no one ever sat at."""
         if all(seat.token is None for seat in room.seats.values()):
-            self.lobby.rooms.pop(room.code, None)
-            task = self._room_tasks.pop(room.code, None)
+            task = self._drop(room)
             if task is not None:
                 task.cancel()
+
+    def _drop(self, room: Room) -> asyncio.Task[None] | None:
+        """Forget a room; its task, if it still has one."""
+        if self.lobby.rooms.get(room.code) is room:
+            del self.lobby.rooms[room.code]
+        return self._room_tasks.pop(room.code, None)
 
     async def _run_room(self, room: Room, wake: asyncio.Event) -> None:
         """Run the room's clock: everything due runs on time, between intents."""
@@ -168,6 +173,9 @@ class Host:
         while True:
             wake.clear()
             clock.update()
+            if room.table.game.over and all(s.conn is None for s in room.seats.values()):
+                self._drop(room)  # the game is over and both players have gone
+                return
             wait = clock.wait_s()
             try:
                 async with asyncio.timeout(wait):

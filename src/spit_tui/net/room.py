@@ -163,6 +163,7 @@ class Room:
             self.table.clock.update()
             self._hold()
             self.flush()
+            self.poke()  # the host drops a room whose game is over once both have gone
 
     # -- latency equalisation (net.latency) --------------------------------------------
 
@@ -235,6 +236,7 @@ class Room:
                 seat.view_due = due
                 handle = clock.call_at(due, partial(self._send_held, seat, 1))
                 seat.held.append((handle, msg))
+                self.poke()  # the host's loop may be asleep past `due`
 
     def _send_held(self, seat: Seat, n: int) -> None:
         """Send the first `n` held views of `seat`, in order."""
