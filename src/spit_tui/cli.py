@@ -57,6 +57,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
     "host": Subcommand("spit_tui.net.host", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
+    "serve": Subcommand("spit_tui.web.serve", "play in a browser (two players, one keyboard)"),
 }
 
 
@@ -372,7 +373,12 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     keys = choose_keys(args.layout, args.keys)
     if keys is None:
         return 2  # it said why, in one line
-    from spit_tui.terminal import environment_problem, terminal_problem
+    from spit_tui.terminal import (
+        environment_problem,
+        initial_environ,
+        terminal_problem,
+        uses_web_driver,
+    )
 
     problem = environment_problem()
     if problem is not None:
@@ -394,8 +400,11 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     _attach_history(app, args)
     # Exported COLUMNS/LINES would override the real terminal size, and keep
     # overriding it after every resize (shutil.get_terminal_size reads them first).
-    os.environ.pop("COLUMNS", None)
-    os.environ.pop("LINES", None)
+    # Under the web driver they are the browser's first size (with ROWS), set by
+    # the server: the web driver reads them, and later sizes come as messages.
+    if not uses_web_driver(initial_environ()):
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
     crash.injected("start")
     return _run(app, args, args_in)
 

@@ -9,6 +9,7 @@
   instead of an OSError traceback or Python's "Exception ignored" at exit.
   `cli.main` runs every command under `guarded_stdout`, so a subcommand's
   plain `print` gets the same one line.
+- `port_number`: a --port value (every server command takes one).
 - `shown`: a value cut short for echoing back in an error line, so a
   5,000-digit argument does not fill the screen.
 
@@ -61,6 +62,13 @@ def shown(text: str, limit: int = ECHO_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def port_number(text: str, option: str = "--port") -> int:
+    """A TCP port given on the command line (0: any free port); UsageError if not."""
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise UsageError(f"{option}: not a port number (0-65535): {text[:40]!r}")
+    return int(text)
 
 
 def one_line(message: str) -> str:

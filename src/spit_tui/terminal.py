@@ -12,6 +12,11 @@ terminal gets one clear line instead of escape-code garbage or a stuck process.
 - Textual's own settings TEXTUAL_DRIVER and TEXTUAL_COLOR_SYSTEM must name
   something Textual has: it reads them only once the app starts, and a bad
   value then ends in a traceback (`environment_problem`).
+- Under Textual's web driver (textual-serve and textual-web start the game with
+  TEXTUAL_DRIVER naming it) there is no terminal: stdin and stdout are pipes to
+  the server, which packs the bytes into frames for the browser, and the web
+  driver writes UTF-8 whatever the locale or TERM says. Pipes are then right and
+  a terminal is wrong: the frames would land on the screen as garbage.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import TextIO
+from typing import Any, TextIO
 
 
 def initial_environ() -> Mapping[str, str]:
@@ -72,7 +77,7 @@ def environment_problem(env: Mapping[str, str] | None = None) -> str | None:
             f"(one of {', '.join(COLOR_SYSTEMS)}); unset it to let Textual choose"
         )
     driver = env.get("TEXTUAL_DRIVER")
-    if driver is not None and not _is_driver(driver):
+    if driver is not None and _driver_class(driver) is None:
         return (
             f"TEXTUAL_DRIVER={shown(driver)!r} does not name a Textual driver class "
             "(module:Class); unset it to use the terminal's own"
@@ -80,21 +85,40 @@ def environment_problem(env: Mapping[str, str] | None = None) -> str | None:
     return None
 
 
-def _is_driver(spec: str) -> bool:
-    """Would Textual accept this TEXTUAL_DRIVER? (the check App.driver_class makes)"""
+def _driver_class(spec: str) -> type[Any] | None:
+    """The driver class TEXTUAL_DRIVER names, if Textual would accept it (the
+    check App.driver_class makes), else None."""
     import importlib
     import inspect
 
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
-        return False
+        return None
     try:
         from textual.driver import Driver
 
         cls = getattr(importlib.import_module(module_name), name)
     except Exception:  # any failure to import it is the same answer for the player
+        return None
+    return cls if inspect.isclass(cls) and issubclass(cls, Driver) else None
+
+
+def uses_web_driver(env: Mapping[str, str]) -> bool:
+    """Does TEXTUAL_DRIVER name Textual's web driver (or a driver built on it)?"""
+    spec = env.get("TEXTUAL_DRIVER")
+    cls = None if spec is None else _driver_class(spec)
+    if cls is None:
         return False
-    return inspect.isclass(cls) and issubclass(cls, Driver)
+    from textual.drivers.web_driver import WebDriver
+
+    return issubclass(cls, WebDriver)
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def terminal_problem(
@@ -106,12 +130,16 @@ def terminal_problem(
     env = initial_environ() if env is None else env
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
+    if uses_web_driver(env):
+        if _is_tty(stdout):
+            return (
+                "TEXTUAL_DRIVER names Textual's web driver, which talks to a web server "
+                "through pipes, not to a terminal; unset it here, or play in a browser "
+                "with 'spit-tui serve'"
+            )
+        return None
     for name, stream in (("input", stdin), ("output", stdout)):
-        try:
-            tty = stream.isatty()
-        except (AttributeError, ValueError):
-            tty = False
-        if not tty:
+        if not _is_tty(stream):
             return f"needs a terminal: its {name} is not one (run it in a terminal window)"
     if env.get("TERM", "") == "dumb":
         return (

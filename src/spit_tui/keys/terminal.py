@@ -18,7 +18,8 @@ Upstream, Textual 8.2.8 (pinned): the Linux driver pushes kitty flags 1+8+16
   does, sets flags 1+2+4+8+16 on Textual's own stack entry (`CSI = 31 ; 1 u`,
   not a second push), so Textual's single pop at exit restores the terminal;
 - installs itself by replacing the parser name in Textual's Linux driver
-  module (`KeyDriver`, chosen by the app's get_driver_class).
+  module (`KeyDriver`, chosen by the app's get_driver_class), and in its web
+  driver module (`KeyWebDriver`, when textual-serve runs the game).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any, ClassVar
 
-from textual import constants, events
+from textual import constants, events, messages
 from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 from textual._keyboard_protocol import FUNCTIONAL_KEYS, MODIFIER_FUNCTIONAL_KEYS
 from textual._time import get_time
@@ -42,8 +43,9 @@ from textual._xterm_parser import (
     _re_terminal_mode_response,
 )
 from textual.driver import Driver
-from textual.drivers import linux_driver
+from textual.drivers import linux_driver, web_driver
 from textual.drivers.linux_driver import LinuxDriver
+from textual.drivers.web_driver import WebDriver
 from textual.keys import Keys, _character_to_key
 from textual.message import Message
 
@@ -233,14 +235,28 @@ class KeyDriver(LinuxDriver):
         super().process_message(message)
 
 
+class KeyWebDriver(WebDriver):
+    """Textual's web driver (the browser, through textual-serve), reading with
+    KeyParser: a browser's keys pass the same fragment guard as a terminal's.
+    When the server goes away (end of input) the game quits, as a hung-up
+    terminal does, instead of running on where nobody sees it."""
+
+    def run_input_thread(self) -> None:
+        super().run_input_thread()
+        if not self.exit_event.is_set():
+            self._app.post_message(messages.ExitApp())
+
+
 def driver_for(cls: type[Driver]) -> type[Driver]:
-    """The driver to use instead of `cls` (only Textual's own Linux driver is wrapped)."""
+    """The driver to use instead of `cls` (Textual's own Linux and web drivers
+    are wrapped; any other is used as it is)."""
     if cls is LinuxDriver:
         linux_driver.XTermParser = KeyParser  # type: ignore[attr-defined]
         return KeyDriver
+    if cls is WebDriver:
+        web_driver.XTermParser = KeyParser  # type: ignore[attr-defined]
+        return KeyWebDriver
     return cls
-
-
 
 
 REPEATABLE = frozenset({"left", "right", "up", "down", "pageup", "pagedown"})

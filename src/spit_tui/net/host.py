@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 
 from spit_tui.clock import RealClock
-from spit_tui.command import PROG, Parser, UsageError, fail
+from spit_tui.command import PROG, Parser, UsageError, fail, port_number
 from spit_tui.engine import Game, Options
 from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Table
 
@@ -233,12 +233,6 @@ class Host:
             await self.server.wait_closed()
 
 
-def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise UsageError(f"--port: not a port number (0-65535): {text[:40]!r}")
-    return int(text)
-
-
 def parse_args(argv: list[str]) -> tuple[int, str, int | None]:
     p = Parser(
         prog=f"{PROG} host",
@@ -253,7 +247,7 @@ def parse_args(argv: list[str]) -> tuple[int, str, int | None]:
     )
     p.add_argument("--seed", type=int, metavar="N", help="shuffle the rooms' games from N")
     args = p.parse_args(argv)
-    return _port(args.port), args.bind, args.seed
+    return port_number(args.port), args.bind, args.seed
 
 
 async def _run(bind: str, port: int, seed: int | None) -> int:

@@ -1,0 +1,231 @@
+"""`spit-tui serve [--port P] [-- ARGS...]`: the game in a browser, for two
+players at one browser keyboard (left half, right half), through textual-serve.
+
+Each page that connects gets its own game: textual-serve starts
+`python -m spit_tui ARGS...` with Textual's web driver (the terminal check in
+spit_tui.terminal accepts it) and carries the screen and the keys over a
+websocket. ARGS are the game's own options (`-- --vs-computer --level hard`),
+or a command that runs the board, such as `-- join HOST CODE` where this
+version has it.
+
+What textual-serve does not do, and this module does:
+- listen on 127.0.0.1 only, on a socket bound here, so a port in use or not
+  ours is one line and exit 1 (and `--port 0` takes any free port and prints
+  the real one);
+- give the browser our page (templates/app_index.html), which loads textual-serve's
+  own script, style sheet and font from this server and nothing from outside;
+- answer only requests for this server by its own name (a Host header of
+  127.0.0.1:P or localhost:P, so no other name can be pointed at it), and open
+  a game only for a page of its own (the websocket's Origin), so a web page
+  from elsewhere open in the same browser cannot start games or press keys;
+- stop on Ctrl+C (or SIGTERM) within a second or two: each game is told to
+  quit, so it ends as it would on Ctrl+Q.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shlex
+import signal
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+from aiohttp.web_runner import GracefulExit
+from textual_serve.server import Server
+
+from spit_tui.command import PROG, Parser, UsageError, fail, port_number
+
+NAME = f"{PROG} serve"
+ADDRESS = "127.0.0.1"
+DEFAULT_PORT = 8000
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+SHUTDOWN_S = 1.0  # how long open pages may keep their games after Ctrl+C
+# Commands whose board a browser page can show (each runs the app); the others
+# (sim, stats, host, ...) print and end, which is nothing to serve.
+SERVABLE = ("join",)
+
+
+def parse_args(argv: list[str]) -> tuple[int, list[str]]:
+    """(port, the game's arguments); UsageError for a bad command line."""
+    own, game = _split(argv)
+    p = Parser(
+        prog=NAME,
+        description=(
+            "Play in a browser: serves the game on this machine (127.0.0.1) for "
+            "two players at one browser keyboard; open the address it prints. "
+            "Arguments after -- go to each page's game, e.g. "
+            f"'{NAME} -- --vs-computer' or '{NAME} -- join HOST CODE'."
+        ),
+    )
+    p.add_argument(
+        "--port", default=str(DEFAULT_PORT), help=f"port to listen on ({DEFAULT_PORT}; 0: any)"
+    )
+    args = p.parse_args(own)
+    port = port_number(args.port)
+    problem = game_args_problem(game)
+    if problem is not None:
+        raise UsageError(f"after --: {problem}")
+    return port, game
+
+
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    if "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1 :]
+    return argv, []
+
+
+def game_args_problem(game: list[str]) -> str | None:
+    """Why each page's game would refuse these arguments, checked once here
+    rather than in every page that opens; None if they look right."""
+    from spit_tui import cli
+
+    if game and not game[0].startswith("-"):
+        if game[0] in SERVABLE and game[0] in cli.SUBCOMMANDS:
+            return None  # that command checks its own arguments, and says so on the page
+        if game[0] in cli.SUBCOMMANDS:
+            return f"'{game[0]}' does not show the board, so there is nothing to serve"
+        return f"'{game[0][:40]}' is not a {PROG} command the browser can run"
+    if "--help" in game or "-h" in game or "--version" in game:
+        return "--help and --version print and end: nothing to serve"
+    try:
+        args = cli.build_parser().parse_args(game)
+    except UsageError as e:
+        return str(e)
+    for check in cli.CHECKS:
+        problem = check(args)
+        if problem is not None:
+            return problem
+    return None
+
+
+def game_command(game: list[str]) -> str:
+    """The shell command textual-serve runs for each page (quoted: it goes
+    through a shell)."""
+    return shlex.join([sys.executable, "-m", "spit_tui", *game])
+
+
+def listen(port: int) -> socket.socket:
+    """The server's socket on 127.0.0.1 (OSError if the port cannot be had)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((ADDRESS, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _served_names(port: int) -> frozenset[str]:
+    return frozenset(f"{host}:{port}" for host in (ADDRESS, "localhost"))
+
+
+def make_server(sock: socket.socket, game: list[str]) -> GameServer:
+    return GameServer(sock, game_command(game))
+
+
+class GameServer(Server):
+    """textual-serve's Server on a socket of ours, with our page and checks."""
+
+    def __init__(self, sock: socket.socket, command: str) -> None:
+        self.sock = sock
+        self.port_bound: int = sock.getsockname()[1]
+        super().__init__(
+            command,
+            host=ADDRESS,
+            port=self.port_bound,
+            title=PROG,
+            templates_path=TEMPLATES,
+        )
+        self.names = _served_names(self.port_bound)
+        self.origins = frozenset(f"http://{name}" for name in self.names)
+        self.stopped_by: int | None = None
+
+    async def _make_app(self) -> web.Application:
+        app: web.Application = await super()._make_app()
+        only_ours = self._only_ours
+
+        @web.middleware
+        async def middleware(
+            request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+        ) -> web.StreamResponse:
+            return await only_ours(request, handler)
+
+        app.middlewares.append(middleware)
+        return app
+
+    async def _only_ours(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        """A request for this server by another name, or a game asked for by
+        another site's page, is refused before textual-serve sees it."""
+        if request.host not in self.names:
+            raise web.HTTPMisdirectedRequest(text=f"this server is {self.public_url}\n")
+        origin = request.headers.get("Origin")
+        if request.path == "/ws" and origin is not None and origin not in self.origins:
+            raise web.HTTPForbidden(text="games open only from this server's own page\n")
+        return await handler(request)
+
+    async def on_startup(self, app: web.Application) -> None:
+        print(f"{NAME}: open {self.public_url} in a browser to play", flush=True)
+        print(f"{NAME}: each page is its own game; Ctrl+C stops the server", flush=True)
+
+    def serve(self, debug: bool = False) -> None:
+        """Serve until Ctrl+C or SIGTERM (`stopped_by` then says which)."""
+        self.debug = debug
+        self.initialize_logging()
+        logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+
+        def stop(signum: int) -> None:
+            self.stopped_by = signum
+            raise GracefulExit()
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop, sig)
+        try:
+            web.run_app(
+                self._make_app(),
+                sock=self.sock,
+                handle_signals=False,
+                loop=loop,
+                print=None,
+                shutdown_timeout=SHUTDOWN_S,
+            )
+        finally:
+            with contextlib.suppress(Exception):
+                loop.close()
+
+
+def main(argv: list[str]) -> int:
+    try:
+        port, game = parse_args(argv)
+    except UsageError as e:
+        return fail(str(e), NAME)
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    try:
+        sock = listen(port)
+    except OSError as e:
+        print(f"{NAME}: cannot listen on {ADDRESS}:{port}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    server = make_server(sock, game)
+    try:
+        server.serve()
+    finally:
+        sock.close()
+    if server.stopped_by is not None:
+        print(f"{NAME}: stopped", file=sys.stderr)
+        return 128 + server.stopped_by
+    return 0

@@ -1,0 +1,211 @@
+"""`spit-tui serve` without a browser: bad command lines, the checks on who may
+ask it for a game, stopping with games open, and the game under Textual's web
+driver (the pipes textual-serve gives it) instead of a terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from browserkit import Served
+
+from spit_tui.terminal import terminal_problem, uses_web_driver
+from spit_tui.web.serve import game_args_problem
+
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "spit_tui", "serve", *args],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def one_line(r: subprocess.CompletedProcess[str], code: int, words: str) -> None:
+    assert r.returncode == code, r
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    assert words in r.stderr, r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("port", ["http", "-1", "65536", "8000x", ""])
+def test_a_bad_port_is_one_line_and_exit_2(port: str) -> None:
+    one_line(serve("--port", port), 2, "--port: not a port number (0-65535)")
+
+
+def test_a_port_in_use_is_one_line_and_exit_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        one_line(serve("--port", str(port)), 1, f"cannot listen on 127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        (["--variant", "chess"], "invalid choice: 'chess'"),
+        (["--level", "hard"], "--level needs --vs-computer or --demo"),
+        (["sim"], "'sim' does not show the board"),
+        (["play"], "'play' is not a spit-tui command the browser can run"),
+        (["--help"], "nothing to serve"),
+    ],
+)
+def test_bad_game_arguments_are_refused_before_serving(game: list[str], words: str) -> None:
+    one_line(serve("--port", "0", "--", *game), 2, words)
+
+
+def test_game_arguments_that_play_are_accepted() -> None:
+    assert game_args_problem([]) is None
+    assert game_args_problem(["--vs-computer", "--level", "hard", "--seed", "3"]) is None
+
+
+def test_the_terminal_check_takes_pipes_under_the_web_driver_and_refuses_a_terminal() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    web = {"TEXTUAL_DRIVER": WEB_DRIVER, "TERM": "dumb", "LANG": "C"}
+    assert uses_web_driver(web)
+    assert terminal_problem(web, io.StringIO(), io.StringIO()) is None
+    problem = terminal_problem(web, Tty(), Tty())
+    assert problem is not None and "web driver" in problem and "\n" not in problem
+    assert not uses_web_driver({"TEXTUAL_DRIVER": "textual.drivers.linux_driver:LinuxDriver"})
+    assert not uses_web_driver({"TEXTUAL_DRIVER": "no.such:Thing"})
+    assert "not one" in (terminal_problem({"TERM": "xterm"}, io.StringIO(), io.StringIO()) or "")
+
+
+def _packet(kind: bytes, payload: bytes) -> bytes:
+    return kind + len(payload).to_bytes(4, "big") + payload
+
+
+def _web_game(*args: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "TEXTUAL_DRIVER": WEB_DRIVER, "COLUMNS": "100", "ROWS": "30"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "spit_tui", "--seed", "1", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+
+
+def _read_until(proc: subprocess.Popen[bytes], marker: bytes, timeout: float = 15) -> bytes:
+    assert proc.stdout is not None
+    os.set_blocking(proc.stdout.fileno(), False)
+    seen = b""
+    end = time.monotonic() + timeout
+    while marker not in seen:
+        assert time.monotonic() < end, seen[-500:]
+        chunk = proc.stdout.read()
+        if chunk:
+            seen += chunk
+        elif proc.poll() is not None:
+            err = proc.stderr.read() if proc.stderr else b""
+            raise AssertionError(f"ended: {proc.returncode} {err!r}")
+        else:
+            time.sleep(0.02)
+    return seen
+
+
+def test_the_game_runs_under_the_web_driver_and_quits_when_told() -> None:
+    """What textual-serve does, by hand: the prelude, the board in data packets
+    at the size the server gave, then a quit message ends the game cleanly."""
+    proc = _web_game()
+    try:
+        seen = _read_until(proc, b"pile a")
+        assert seen.startswith(b"__GANGLION__\n")
+        assert proc.stdin is not None
+        proc.stdin.write(_packet(b"M", b'{"type": "quit"}'))
+        proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+        assert proc.stderr is not None and proc.stderr.read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_the_game_quits_when_the_server_goes_away() -> None:
+    """End of input (the server died) ends the game, not a game nobody sees."""
+    proc = _web_game("--no-history")
+    try:
+        _read_until(proc, b"pile a")
+        assert proc.stdin is not None
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+async def _status(url: str, headers: dict[str, str]) -> int:
+    async with aiohttp.ClientSession() as http, http.get(url, headers=headers) as r:
+        return r.status
+
+
+def test_only_this_servers_own_name_and_pages_get_a_game() -> None:
+    served = Served(["--no-history"])
+    try:
+        url = served.url
+        port = url.rsplit(":", 1)[1]
+
+        async def check() -> None:
+            assert await _status(url, {}) == 200
+            assert await _status(url, {"Host": f"localhost:{port}"}) == 200
+            assert await _status(url, {"Host": f"rebound.example:{port}"}) == 421
+            evil = {"Origin": "http://elsewhere.example", "Upgrade": "websocket"}
+            assert await _status(f"{url}/ws", evil) == 403
+
+        asyncio.run(check())
+    finally:
+        served.close()
+
+
+def test_ctrl_c_stops_the_server_and_its_open_games() -> None:
+    served = Served(["--no-history"])
+
+    async def open_a_game() -> aiohttp.ClientWebSocketResponse:
+        http = aiohttp.ClientSession()
+        ws = await http.ws_connect(f"{served.url}/ws?width=100&height=30")
+        async for msg in ws:  # the game draws: it is running
+            if msg.type == aiohttp.WSMsgType.BINARY and b"pile a" in msg.data:
+                break
+        served.proc.send_signal(signal.SIGINT)
+        await asyncio.get_running_loop().run_in_executor(None, served.proc.wait, 10)
+        await ws.close()
+        await http.close()
+        return ws
+
+    try:
+        asyncio.run(asyncio.wait_for(open_a_game(), 30))
+        assert served.proc.returncode == 128 + signal.SIGINT
+        output = served.close()
+        assert "stopped" in output and "Traceback" not in output, output
+        end = time.monotonic() + 5
+        while _running_in_group(served.proc.pid):  # no game left running
+            assert time.monotonic() < end, _running_in_group(served.proc.pid)
+            time.sleep(0.1)
+    finally:
+        served.close()
+
+
+def _running_in_group(pgid: int) -> list[str]:
+    """The processes of this process group that still run (not zombies)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(stat.parent.name)
+    return found
