@@ -373,12 +373,7 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     keys = choose_keys(args.layout, args.keys)
     if keys is None:
         return 2  # it said why, in one line
-    from spit_tui.terminal import (
-        environment_problem,
-        initial_environ,
-        terminal_problem,
-        uses_web_driver,
-    )
+    from spit_tui.terminal import environment_problem, forget_exported_size, terminal_problem
 
     problem = environment_problem()
     if problem is not None:
@@ -398,13 +393,7 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     # the first-run check: never when a layout was given, nor for a demo or a position
     app.first_run = not keys.configured and not args.demo and position is None
     _attach_history(app, args)
-    # Exported COLUMNS/LINES would override the real terminal size, and keep
-    # overriding it after every resize (shutil.get_terminal_size reads them first).
-    # Under the web driver they are the browser's first size (with ROWS), set by
-    # the server: the web driver reads them, and later sizes come as messages.
-    if not uses_web_driver(initial_environ()):
-        os.environ.pop("COLUMNS", None)
-        os.environ.pop("LINES", None)
+    forget_exported_size()
     crash.injected("start")
     return _run(app, args, args_in)
 

@@ -153,3 +153,14 @@ def terminal_problem(
             "in UTF-8; run it with a UTF-8 locale, e.g. LC_ALL=C.UTF-8 spit-tui"
         )
     return None
+
+
+def forget_exported_size() -> None:
+    """Before the app starts: exported COLUMNS/LINES would override the real
+    terminal size, and keep overriding it after every resize
+    (shutil.get_terminal_size reads them first), so they go. Under the web
+    driver they stay: COLUMNS (with ROWS) is the browser's first size, set by
+    the server, the web driver reads them, and later sizes come as messages."""
+    if not uses_web_driver(initial_environ()):
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)

@@ -133,11 +133,16 @@ def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
 
 
 class Served:
-    """`spit-tui serve --port 0 -- ARGS` in a process of its own."""
+    """`spit-tui serve --port 0 -- ARGS` in a process of its own (`url`: the
+    address it printed); `Served.host()`: `spit-tui host --port 0` instead
+    (`url`: "ADDRESS CODE", as join takes them)."""
 
-    def __init__(self, game: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, game: list[str], env: dict[str, str] | None = None, command: list[str] | None = None
+    ) -> None:
+        argv = command or ["serve", "--port", "0", "--", *game]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "spit_tui", "serve", "--port", "0", "--", *game],
+            [sys.executable, "-m", "spit_tui", *argv],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env=env,
@@ -146,8 +151,7 @@ class Served:
         assert self.proc.stdout is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.output = b""
-        line = _wait("spit-tui serve printing its address", 20, self._address)
-        self.url = line
+        self.url: str = _wait(f"spit-tui {argv[0]} printing its address", 20, self._address)
 
     def _address(self) -> str | None:
         assert self.proc.stdout is not None
@@ -156,10 +160,18 @@ class Served:
             self.output += chunk
         if self.proc.poll() is not None and not chunk:
             raise RuntimeError(f"spit-tui serve ended: {self.output.decode(errors='replace')}")
-        for word in self.output.decode(errors="replace").split():
+        text = self.output.decode(errors="replace")
+        for word in text.split():
             if word.startswith("http://127.0.0.1:"):
                 return word
+        for line in text.splitlines():  # spit-tui host: "join with: spit-tui join ADDR CODE"
+            if line.startswith("join with:"):
+                return " ".join(line.split()[-2:])
         return None
+
+    @classmethod
+    def host(cls) -> Served:
+        return cls([], command=["host", "--port", "0"])
 
     def close(self) -> str:
         """Stop the server (as Ctrl+C would); what it printed."""

@@ -77,6 +77,26 @@ async def test_two_players_play_at_one_browser_keyboard(
     record_property("key_to_screen_ms", times)  # type: ignore[operator]
 
 
+async def test_a_player_joins_a_host_from_the_browser(browser: Browser) -> None:
+    """`serve -- join HOST CODE`: the page takes a seat at a game that a host
+    runs, and shows that table (the other seat still empty)."""
+    host = Served.host()
+    try:
+        address, code = host.url.split()
+        served = Served(["join", address, code])
+        try:
+            async with browser.page() as page:
+                await page.send("Page.navigate", url=served.url)
+                shown = await page.wait_for_text("Waiting for RIGHT", timeout=20)
+                assert "LEFT ping" in shown and "pile a" in shown, shown
+                _only_this_machine(page, served.url)
+        finally:
+            output = served.close()
+        assert "Traceback" not in output, output
+    finally:
+        host.close()
+
+
 def _only_this_machine(page: Page, url: str) -> None:
     assert outside(page.requests) == [], page.requests
     paths = {u.removeprefix(url).split("?")[0] for u in page.requests}

@@ -59,6 +59,9 @@ def test_a_port_in_use_is_one_line_and_exit_1() -> None:
         (["sim"], "'sim' does not show the board"),
         (["play"], "'play' is not a spit-tui command the browser can run"),
         (["--help"], "nothing to serve"),
+        (["join", "127.0.0.1:99999", "abcde-fghjk"], "join: not a port number"),
+        (["join", "127.0.0.1", "--new-room"], "prints a room code and ends"),
+        (["join", "127.0.0.1", "abcde-fghjk", "--seat", "up"], "join: --seat: invalid choice"),
     ],
 )
 def test_bad_game_arguments_are_refused_before_serving(game: list[str], words: str) -> None:
@@ -68,6 +71,7 @@ def test_bad_game_arguments_are_refused_before_serving(game: list[str], words: s
 def test_game_arguments_that_play_are_accepted() -> None:
     assert game_args_problem([]) is None
     assert game_args_problem(["--vs-computer", "--level", "hard", "--seed", "3"]) is None
+    assert game_args_problem(["join", "127.0.0.1:7878", "abcde-fghjk", "--seat", "right"]) is None
 
 
 def test_the_terminal_check_takes_pipes_under_the_web_driver_and_refuses_a_terminal() -> None:

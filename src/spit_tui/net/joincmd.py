@@ -10,7 +10,6 @@ terminal is restored.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 
 from spit_tui.command import PROG, Parser, UsageError, fail, shown
@@ -162,8 +161,9 @@ def main(argv: list[str]) -> int:
 
     if choose_keys(layout, None) is None:
         return 2
-    os.environ.pop("COLUMNS", None)
-    os.environ.pop("LINES", None)
+    from spit_tui.terminal import forget_exported_size
+
+    forget_exported_size()
     try:
         return asyncio.run(_join(host, port, code, seat))
     except KeyboardInterrupt:

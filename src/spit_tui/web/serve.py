@@ -45,9 +45,6 @@ ADDRESS = "127.0.0.1"
 DEFAULT_PORT = 8000
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SHUTDOWN_S = 1.0  # how long open pages may keep their games after Ctrl+C
-# Commands whose board a browser page can show (each runs the app); the others
-# (sim, stats, host, ...) print and end, which is nothing to serve.
-SERVABLE = ("join",)
 
 
 def parse_args(argv: list[str]) -> tuple[int, list[str]]:
@@ -85,14 +82,14 @@ def game_args_problem(game: list[str]) -> str | None:
     rather than in every page that opens; None if they look right."""
     from spit_tui import cli
 
+    if "--help" in game or "-h" in game or "--version" in game:
+        return "--help and --version print and end: nothing to serve"
     if game and not game[0].startswith("-"):
-        if game[0] in SERVABLE and game[0] in cli.SUBCOMMANDS:
-            return None  # that command checks its own arguments, and says so on the page
+        if game[0] == "join" and "join" in cli.SUBCOMMANDS:  # the one that shows a board
+            return _join_problem(game[1:])
         if game[0] in cli.SUBCOMMANDS:
             return f"'{game[0]}' does not show the board, so there is nothing to serve"
         return f"'{game[0][:40]}' is not a {PROG} command the browser can run"
-    if "--help" in game or "-h" in game or "--version" in game:
-        return "--help and --version print and end: nothing to serve"
     try:
         args = cli.build_parser().parse_args(game)
     except UsageError as e:
@@ -101,6 +98,18 @@ def game_args_problem(game: list[str]) -> str | None:
         problem = check(args)
         if problem is not None:
             return problem
+    return None
+
+
+def _join_problem(rest: list[str]) -> str | None:
+    from spit_tui.net.joincmd import parse_args as join_args
+
+    try:
+        _, _, code, _, _ = join_args(rest)
+    except UsageError as e:
+        return f"join: {e}"
+    if code is None:
+        return "join --new-room prints a room code and ends: nothing to serve"
     return None
 
 
