@@ -29,9 +29,11 @@ from spit_tui.engine import (
     Player,
     Position,
     Ready,
+    Record,
     RefusalKind,
     RoundEnd,
     Slap,
+    Stamp,
     format_action,
 )
 from spit_tui.players.keymap import Intent, Row, key_for
@@ -106,6 +108,9 @@ class Showing:
     countdown: Handle | None = None
     pending_ready: Player | None = None
     figures: str = ""  # the game-over screen's line of this game's figures (the history's)
+    offer: str = ""  # the opening banner's offer of a stopped game to resume (the history's)
+    stuck_since: float | None = None  # when the last "no plays left" came (before its banner)
+    earlier: tuple[Stamp | None, ...] = ()  # a resumed game: the stamps of its stored log
 
     @classmethod
     def start(cls, position: Position, now: float) -> Showing:
@@ -304,6 +309,11 @@ class Table:
         self.shown.figures = text
         self._notify()
 
+    def show_offer(self, text: str) -> None:
+        """A stopped game the opening banner offers to resume ("" takes it away)."""
+        self.shown.offer = text
+        self._notify()
+
     def seat(
         self, names: tuple[str, str], computer: Mapping[Player, str] | Iterable[Player] = ()
     ) -> None:
@@ -452,14 +462,17 @@ class Table:
         self._after(event)
         self._notify()
 
-    def _after(self, event: Event) -> None:
-        now = self.clock.now()
+    def _after(self, event: Event, at: float | None = None, quiet: bool = False) -> None:
+        """Show what `event` did, as of game time `at` (now, unless a resumed
+        game is catching up); `quiet`: tell no listener (the catch-up)."""
+        now = self.clock.now() if at is None else at
         shown = self.shown
         shown.last_event = event
         shown.story.on_event(event)
         if event.card is not None:
             shown.highlight_until = now + HIGHLIGHT_S
-            self.clock.call_later(HIGHLIGHT_S, self._notify)
+            if not quiet:
+                self.clock.call_later(HIGHLIGHT_S, self._notify)
         pos = event.position
         if event.round_over is not None:
             shown.last_round = event.round_over
@@ -467,7 +480,9 @@ class Table:
         if pos.phase is not Phase.SPIT or event.stuck:
             shown.stuck_shown = False
         if event.stuck and pos.phase is Phase.SPIT:
-            self.clock.call_later(self.stuck_delay_s, self._show_stuck)
+            shown.stuck_since = now
+            if not quiet:
+                self.clock.call_later(self.stuck_delay_s, self._show_stuck)
         if pos.phase is Phase.SLAP and event.round_over is not None:
             shown.phase_shown_at = now
         shown.play.run(now, playing(pos.phase))
@@ -479,6 +494,8 @@ class Table:
             shown.round_play_from = shown.play.seconds(now)
         if pos.phase is Phase.OVER and shown.ended_at is None:
             shown.ended_at = now
+        if quiet:
+            return
         for listener in self.event_listeners:
             listener(event)
 
@@ -527,4 +544,39 @@ class Table:
             self.shown.countdown.cancel()
         self.game = game
         self.shown = Showing.start(game.position, self.clock.now())
+        self._notify()
+
+    def resume(self, record: Record, elapsed: float) -> None:
+        """Continue a stopped game: `record` is its log so far, `elapsed` its
+        seconds of play when it stopped.
+
+        The record is replayed from its own start (the seed's deal or its
+        position), so the position is the one it stopped at and the Random that
+        deals the rounds to come stands exactly where it stood. Every event is
+        shown as it was, at its stamp's time (story, rounds, the round's start),
+        and the clock is set back by `elapsed`: the game's time, the round's
+        and the stamps of the actions to come run on as if it had never
+        stopped. Raises `Refusal` if the log does not fit its start (nothing
+        changes then)."""
+        game = Game(options=record.options, seed=record.seed, position=record.start)
+        t0 = self.clock.now() - elapsed
+        shown = Showing.start(game.position, t0)
+        events = [game.apply(a) for a in record.actions]  # a Refusal: nothing changed yet
+        if self.shown.countdown is not None:
+            self.shown.countdown.cancel()
+        self.game = game
+        self.shown = shown
+        shown.earlier = tuple(record.stamps)
+        at = t0
+        for stamp, event in zip(record.stamps, events, strict=True):
+            at = at if stamp is None else t0 + stamp.seconds
+            self._after(event, at, quiet=True)
+        pos = self.game.position
+        if pos.phase is Phase.SPIT and any(pos.piles) and shown.stuck_since is not None:
+            due = shown.stuck_since + self.stuck_delay_s
+            if due <= self.clock.now():
+                shown.stuck_shown = True
+                shown.phase_shown_at = due
+            else:
+                self.clock.call_at(due, self._show_stuck)
         self._notify()

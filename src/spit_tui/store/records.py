@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,51 +41,46 @@ def fresh_seed() -> int:
     return secrets.randbits(32)
 
 
-def stamps_of(table: Table, since_ms: int = 0) -> list[Stamp | None]:
+def stamps_of(table: Table) -> list[Stamp | None]:
     """One stamp per action of the table's game, read off its applied decisions
-    (newest last); an action with no decision left to match gets None."""
+    (newest last). A resumed game's stored actions keep their stored stamps;
+    an action with no decision left to match gets None."""
     log = table.game.log
+    earlier = table.shown.earlier
     n = len(log)
+    first = min(len(earlier), n)  # the actions made at this table start here
     applied: list[Decision] = []
     skip = 1 if table.counting_down else 0  # that ready is the newest applied decision
     for d in reversed(table.decisions):
+        if len(applied) == n - first:
+            break
         if d.outcome is not Outcome.APPLIED:
             continue
         if skip:
             skip -= 1
             continue
         applied.append(d)
-        if len(applied) == n:
-            break
     applied.reverse()
-    out: list[Stamp | None] = [None] * (n - len(applied))
-    t0 = table.game_started_at
+    out: list[Stamp | None] = list(earlier[:first]) + [None] * (n - first - len(applied))
+    t0 = table.game_started_at  # a resumed game's start is set back by its earlier play
     for action, d in zip(log[n - len(applied) :], applied, strict=True):
         if d.action != format_action(action):
-            return [None] * n  # the decisions do not tell this game's story: no stamps
+            return list(earlier[:first]) + [None] * (n - first)  # not this game's story
         source = Source.COMPUTER if d.source == "bot" else Source.KEY
-        out.append(Stamp(since_ms + max(0, round((d.time - t0) * 1000)), source))
+        out.append(Stamp(max(0, round((d.time - t0) * 1000)), source))
     return out
 
 
-def record_of(
-    table: Table,
-    tags: Mapping[str, str] | None = None,
-    prefix: Sequence[Stamp | None] = (),
-) -> Record:
-    """The game at `table` so far, as a record with a stamp per action.
-
-    `prefix` holds the stamps of actions the game began with (a resumed game's
-    earlier log); the rest come from the table's decisions."""
+def record_of(table: Table, tags: Mapping[str, str] | None = None) -> Record:
+    """The game at `table` so far, as a record with a stamp per action (a
+    resumed game's record goes on from its stored one: one record)."""
     game = table.game
-    since = max((s.ms for s in prefix if s is not None), default=0)
-    stamps = list(prefix) + stamps_of(table, since)[len(prefix) :]
     return Record(
         options=game.options,
         seed=game.seed,
         actions=list(game.log),
         start=game.start if game.seed is None or _dealt_elsewhere(table) else None,
-        stamps=stamps,
+        stamps=stamps_of(table),
         tags=tags,
     )
 
