@@ -38,6 +38,7 @@ from spit_tui.command import (
 if TYPE_CHECKING:
     from spit_tui.app import SpitApp
     from spit_tui.engine import Options, Position
+    from spit_tui.store.resume import Stopped
 
 FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see _play()
 
@@ -100,7 +101,6 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variant",
         choices=[str(v) for v in Variant],
-        default=str(Variant.STANDARD),
         help="standard: first to get rid of every card wins; points: lowest score wins",
     )
     p.add_argument(
@@ -191,6 +191,14 @@ def _add_history_options(p: argparse.ArgumentParser) -> None:
         p.add_argument(f"--{side}-name", type=_name, metavar="NAME", help=f"{side} player's name")
     p.add_argument("--db", metavar="FILE", help="keep the history of games in FILE")
     p.add_argument("--no-history", action="store_true", help="keep no history of these games")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help=(
+            "continue the last game quit before its end (its players, options and "
+            "clocks: as it stood); the opening banner offers it too (F5)"
+        ),
+    )
 
 
 def _add_log_options(p: argparse.ArgumentParser) -> None:
@@ -264,6 +272,27 @@ def _check_computer(args: argparse.Namespace) -> str | None:
     return None
 
 
+# What a resumed game brings with it: none of these can change it.
+RESUME_KEEPS = (
+    "variant", "target", "seed", "manual_flip", "position", "vs_computer", "level",
+    "computer_side", "demo", "left_name", "right_name", "no_history",
+)  # fmt: skip
+
+
+def _check_resume(args: argparse.Namespace) -> str | None:
+    if not args.resume:
+        return None
+    for name in RESUME_KEEPS:
+        value = getattr(args, name)
+        if value is not None and value is not False:
+            what = "history" if name == "no_history" else "game"
+            flag = "--" + name.replace("_", "-")
+            if name == "no_history":
+                return f"--resume reads the history: it cannot go with {flag}"
+            return f"--resume continues the stored {what} as it was: drop {flag}"
+    return None
+
+
 def _check_log(args: argparse.Namespace) -> str | None:
     from spit_tui.decision_log import ENV, LogRefused, check_path
 
@@ -286,6 +315,7 @@ def _check_log(args: argparse.Namespace) -> str | None:
 CHECKS: list[Callable[[argparse.Namespace], str | None]] = [
     _check_target,
     _check_computer,
+    _check_resume,
     _check_log,
 ]
 
@@ -347,8 +377,13 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
             return fail(problem)
     from spit_tui.engine import NotationError, Options, Variant, check_position, parse_position
 
+    stopped = None
+    if args.resume:
+        stopped = _stopped_game(args)
+        if stopped is None:
+            return 1  # it said why, in one line
     options = Options(
-        variant=Variant(args.variant),
+        variant=Variant(args.variant or Variant.STANDARD),
         target=args.target if args.target is not None else 100,
         manual_flip=args.manual_flip,
     )
@@ -389,10 +424,17 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     # its frame. The board only changes on events: draw as soon as it does.
     # Read when Textual is first imported, which is below; the user's own wins.
     os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
+    if stopped is not None:
+        options = stopped.record.options
     app = _make_app(args, options, position)
-    # the first-run check: never when a layout was given, nor for a demo or a position
-    app.first_run = not keys.configured and not args.demo and position is None
+    # the first-run check: never when a layout was given, nor for a demo, a position
+    # or a resumed game
+    app.first_run = not keys.configured and not args.demo and position is None and not stopped
     _attach_history(app, args)
+    if stopped is not None:
+        app.resume_game(stopped.record, stopped.play_seconds)
+        if app.history is not None:
+            app.history.resume(app.table, stopped)
     forget_exported_size()
     crash.injected("start")
     return _run(app, args, args_in)
@@ -426,9 +468,40 @@ def _make_app(args: argparse.Namespace, options: Options, position: Position | N
     return SpitApp(options=options, seed=args.seed, position=position)
 
 
+def _stopped_game(args: argparse.Namespace) -> Stopped | None:
+    """--resume: the stopped game, with its seats and names put into `args`;
+    None (having said why in one line) if there is none to resume."""
+    from pathlib import Path
+
+    from spit_tui.store import db
+    from spit_tui.store.resume import find_stopped
+    from spit_tui.store.session import NO_HISTORY_ENV
+
+    if os.environ.get(NO_HISTORY_ENV):
+        print(f"{PROG}: --resume reads the history, and {NO_HISTORY_ENV} is set", file=sys.stderr)
+        return None
+    path = Path(args.db) if args.db else db.default_path()
+    try:
+        stopped = find_stopped(path)
+    except db.HistoryError as e:
+        print(f"{PROG}: --resume: {e}", file=sys.stderr)
+        return None
+    if stopped is None:
+        print(f"{PROG}: no game to resume: none was quit in play ({path})", file=sys.stderr)
+        return None
+    computer = stopped.computer()
+    if computer:
+        side, level = next(iter(computer.items()))
+        args.vs_computer, args.computer_side, args.level = True, side.name.lower(), level
+    args.seed = stopped.record.seed  # the computer's moves and the next game's deal follow it
+    args.left_name, args.right_name = stopped.names
+    return stopped
+
+
 def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
     """Store the session's games (the demo's are the computer's show, not anyone's)."""
     from spit_tui.app.computer import ComputerApp
+    from spit_tui.store.resume import computer_tag
     from spit_tui.store.session import open_history, seat_names
 
     history = open_history(args.db, enabled=not (args.no_history or args.demo))
@@ -440,6 +513,7 @@ def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
             p: "auto" if p in app.auto_seats else level.name for p, level in app.computer.items()
         }
     history.names = seat_names((args.left_name, args.right_name), levels)
+    history.tags = computer_tag(levels)
     app.attach_history(history)
 
 
@@ -468,11 +542,25 @@ def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:
                 print(f"{PROG}: {log.failure}", file=sys.stderr)
     if caught.error is not None:
         return crash.report(caught.error, args_in, _context(app))
+    if app.resume_asked:  # F5 on the opening banner
+        return _play(_resume_args(args), args_in)
     if app.return_code:
         if caught.printed:
             sys.stderr.write(caught.printed)
         return app.return_code
     return 0
+
+
+def _resume_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The command line `--resume` would have had: the same files and keys, the
+    game's own options (the stopped game brings them)."""
+    again = argparse.Namespace(**vars(args))
+    for name in RESUME_KEEPS:
+        setattr(again, name, False if isinstance(getattr(args, name), bool) else None)
+    again.resume = True
+    if again.decision_log is not None:  # the same log goes on
+        again.force, again.append = False, True
+    return again
 
 
 def _context(app: SpitApp) -> str:

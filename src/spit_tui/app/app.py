@@ -39,7 +39,7 @@ from spit_tui.app.screens import (
 from spit_tui.app.signals import end_on_signals, owns_terminal, watch_continue
 from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, RealClock, VirtualClock
-from spit_tui.engine import Game, Options, Phase, Position
+from spit_tui.engine import Game, Options, Phase, Position, Record
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.store.records import fresh_seed, record_of, save_record
 from spit_tui.table import Table
@@ -62,7 +62,9 @@ class SpitApp(App[None]):
         Binding("f1,backspace", "help", "help", show=False, priority=True),
         Binding("ctrl+z", "suspend_process", "suspend", show=False, priority=True),
         Binding("enter", "new_game", "new game", show=False),
+        Binding("f5", "resume_stopped", "resume", show=False),
     ]
+    resume_asked = False  # F5 on the opening banner: the command line resumes the stopped game
 
     def __init__(
         self,
@@ -131,10 +133,29 @@ class SpitApp(App[None]):
             figures = self.history.figures_for(self.table)
             if figures:
                 self.table.show_figures(figures)
+        stopped = self.history.stopped
+        if stopped is not None and self._at_opening() and not self.table.shown.offer:
+            self.table.show_offer(stopped.offer())
         reason = self.history.take_problem()
         if reason is not None:
             text = f"History is off for this session: {reason}"
             self.notify(text, severity="warning", timeout=12)
+
+    def _at_opening(self) -> bool:
+        """The session's first game, before anyone has acted in it."""
+        return self._games == 0 and not self.table.game.log and not self.table.shown.earlier
+
+    def action_resume_stopped(self) -> None:
+        """F5 while the opening banner offers a stopped game: end this session so
+        the command line starts the stopped game's (its players, its computer)."""
+        if self.screen is self.game_screen and self.table.shown.offer and self._at_opening():
+            self.resume_asked = True
+            self.exit()
+
+    def resume_game(self, record: Record, play_seconds: float) -> None:
+        """Show a stopped game where it stood and go on with it (Table.resume)."""
+        self.table.resume(record, play_seconds)
+        self.options = record.options
 
     def on_unmount(self) -> None:
         if self.history is not None:

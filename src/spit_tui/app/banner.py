@@ -126,6 +126,8 @@ def banner(table: Table) -> tuple[str, list[Text]]:
             else:
                 call = f"Round {pos.round}: both press any key of your half to spit"
                 lines.append(Text(call, BIG))
+                if table.shown.offer and not game.log:
+                    lines.append(Text(table.shown.offer, WAIT))
             if pos.single_pile and pos.spitter is not None:
                 short = says(pos.spitter.other, table, "have", "has")
                 if len(lines) == 3:  # after a summary: the note shares the last line
@@ -157,7 +159,7 @@ class Banner(TableView):
         t = self.table
         cd = round(t.countdown_left() * 10) if t.counting_down else -1
         return (t.position.phase, t.position.round, t.ready_flags(), t.stuck_shown, cd,
-                t.last_round, bool(any(t.position.piles)), t.away)
+                t.last_round, bool(any(t.position.piles)), t.away, t.shown.offer)
 
     def sync(self) -> None:
         s = self.state()

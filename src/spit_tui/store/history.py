@@ -25,6 +25,7 @@ from spit_tui.engine import Event, Phase, Player, Record, format_position, forma
 from spit_tui.store import db
 from spit_tui.store.figures import GameFigures, figures
 from spit_tui.store.records import record_of
+from spit_tui.store.resume import Stopped, last_stopped
 from spit_tui.table import Decision, Outcome, Table
 
 Problem = Callable[[str], None]
@@ -81,6 +82,8 @@ class HistoryWriter:
         self.problem: str | None = None  # set once history is off for this session
         self._told = False
         self.names: tuple[str, str] = ("LEFT", "RIGHT")
+        self.tags: dict[str, str] = {}  # kept in every stored record (where the computer sat)
+        self.stopped: Stopped | None = None  # the last game stopped in play (the worker finds it)
         self.game_ids: dict[int, int] = {}  # snapshot key -> games.id (worker side)
         self.writes = 0  # transactions committed (for tests and the benchmark)
         self._busy_s = busy_s
@@ -122,6 +125,15 @@ class HistoryWriter:
             self._lost[id(table)] = [0, 0]
         return known[1], known[2]
 
+    def resume(self, table: Table, stopped: Stopped) -> None:
+        """The table's game goes on from `stopped` (see Table.resume): store it
+        in the same row, with the start time and lost races it had."""
+        key, _ = self._game_key(table)
+        self._keys[id(table)] = (table.game, key, stopped.started)
+        self._lost[id(table)] = list(stopped.lost_races)
+        self.game_ids[key] = stopped.game_id  # before any snapshot of it is queued
+        self.stopped = None
+
     def _on_decision(self, table: Table, d: Decision) -> None:
         self._game_key(table)
         if d.outcome is Outcome.LOST_RACE:
@@ -155,7 +167,7 @@ class HistoryWriter:
             key=key,
             started=started,
             names=self.names,
-            record=record_of(table, tags={"Left": self.names[0], "Right": self.names[1]}),
+            record=record_of(table, {"Left": self.names[0], "Right": self.names[1], **self.tags}),
             lost_races=(lost[0], lost[1]),
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
@@ -213,6 +225,9 @@ class HistoryWriter:
             self._conn = db.connect(self.path, busy_s=self._busy_s)
         except db.HistoryError as e:
             self._off(str(e))
+            return
+        with contextlib.suppress(sqlite3.Error):  # only the offer to resume is lost
+            self.stopped = last_stopped(self._conn)
 
     def _off(self, reason: str) -> None:
         if self.problem is None:

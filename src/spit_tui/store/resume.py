@@ -1,0 +1,129 @@
+"""Resuming a game: the last one stopped before its end, as the history holds it.
+
+A game quit in play (Ctrl+Q, Ctrl+C, a signal, a closed window) is stored
+unfinished with its record and its seconds of play; a crash leaves it as it
+stood at its last round end. `last_stopped` finds the newest such game whose
+record still replays; `Table.resume` continues it, and the history writer
+goes on writing the same row (`HistoryWriter.resume`), so a resumed and
+finished game is one game in the history, with one record.
+
+Who sat where is part of the game: a seat the computer played is kept in the
+record's `Computer` tag (`[Computer "R normal"]`: the seat's letter and its
+level), so a resumed game puts the computer back where it was.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from spit_tui.engine import (
+    NotationError,
+    Phase,
+    Player,
+    Record,
+    Refusal,
+    parse_record,
+    replay_record,
+)
+from spit_tui.store import db
+
+COMPUTER_TAG = "Computer"
+LOOK_BACK = 20  # unfinished games tried, newest first, for one whose record replays
+
+
+class Stopped(NamedTuple):
+    """A game stopped before its end, as stored."""
+
+    game_id: int
+    started: str  # ISO time (UTC) the game began
+    names: tuple[str, str]
+    record: Record
+    play_seconds: float
+    lost_races: tuple[int, int]
+    round: int  # the round in play when it stopped
+
+    def computer(self) -> dict[Player, str]:
+        """The seats the computer played, and its level there."""
+        return computer_seats(self.record.tags)
+
+    def when(self, now: datetime | None = None) -> str:
+        """When it began, in the player's local time: "14:02", or "30 Nov 14:02"."""
+        try:
+            began = datetime.fromisoformat(self.started).astimezone()
+        except ValueError:
+            return self.started
+        now = (now or datetime.now(UTC)).astimezone()
+        clock = began.strftime("%H:%M")
+        return clock if began.date() == now.date() else f"{began.day} {began:%b} {clock}"
+
+    def offer(self) -> str:
+        """The opening banner's line."""
+        left, right = self.names
+        return f"F5: resume the game of {self.when()}, round {self.round} ({left} v {right})"
+
+
+def computer_tag(levels: Mapping[Player, str]) -> dict[str, str]:
+    """The record tag that says where the computer sat (none: no tag)."""
+    if not levels:
+        return {}
+    return {COMPUTER_TAG: " ".join(f"{p.letter} {levels[p]}" for p in sorted(levels))}
+
+
+def computer_seats(tags: Mapping[str, str]) -> dict[Player, str]:
+    words = tags.get(COMPUTER_TAG, "").split()
+    seats = {p.letter: p for p in Player}
+    return {
+        seats[seat]: level
+        for seat, level in zip(words[::2], words[1::2], strict=False)
+        if seat in seats
+    }
+
+
+def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
+    """The newest unfinished game whose record replays to a game still in play."""
+    rows = conn.execute(
+        "SELECT id, started, left_name, right_name, record, play_seconds FROM games"
+        " WHERE finished = 0 ORDER BY id DESC LIMIT ?",
+        (LOOK_BACK,),
+    ).fetchall()
+    for game_id, started, left, right, text, seconds in rows:
+        try:
+            record = parse_record(text)
+            game = replay_record(record)
+        except (NotationError, Refusal):
+            continue  # a damaged record is kept as it is, and not offered
+        if not record.actions or game.position.phase is Phase.OVER:
+            continue
+        lost = dict(
+            conn.execute(
+                "SELECT seat, races_lost FROM game_players WHERE game_id = ?", (game_id,)
+            ).fetchall()
+        )
+        return Stopped(
+            game_id=game_id,
+            started=started,
+            names=(left, right),
+            record=record,
+            play_seconds=float(seconds),
+            lost_races=(int(lost.get("L") or 0), int(lost.get("R") or 0)),
+            round=game.position.round,
+        )
+    return None
+
+
+def find_stopped(path: Path) -> Stopped | None:
+    """The game `spit-tui --resume` continues, or None. Raises db.HistoryError
+    for a history that cannot be read (one line for the player)."""
+    if not path.exists():
+        return None
+    conn = db.connect_read(path)
+    try:
+        return last_stopped(conn)
+    except sqlite3.Error as e:
+        raise db.HistoryError(db.reason(e, path)) from e
+    finally:
+        conn.close()
