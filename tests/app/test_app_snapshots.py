@@ -77,6 +77,13 @@ async def _computers_key(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def _offer(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    assert isinstance(app, SpitApp)
+    app.table.show_offer("F5: resume the game of 14:02, round 3 (ANA v BEN)")  # the history's
+    await pilot.pause()
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -84,6 +91,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "help_computer": (lambda: make_app(seed=1, spat=True), _help_computer),
     "slap": (lambda: make_app(SLAP), _nothing),
     "summary": (lambda: make_app(SLAP), _summary),
+    "opening_offer": (lambda: make_app(seed=1), _offer),
     "over": (lambda: make_app(OVER), _over),
     "first_run": (_first_run_app, _nothing),
     "key_setup": (lambda: make_app(seed=1, spat=True), _key_setup),
