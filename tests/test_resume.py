@@ -94,6 +94,7 @@ def straight_and_resumed(
     resumed.resume(record, elapsed)
     assert resumed.position == first.position
     assert record_of(resumed) == record
+    assert abs(resumed.play_seconds() - first.play_seconds()) < 0.001 * (1 + len(first.rounds))
     play(resumed, presses[k:], base=clock_start - stop_at)
     return straight, resumed
 
@@ -113,6 +114,10 @@ def same_game(a: Table, b: Table) -> None:
         assert abs(took_a - took_b) < 1e-6  # the game's time ran on
     assert abs((a.round_started_at - a.game_started_at)
                - (b.round_started_at - b.game_started_at)) < 1e-6  # fmt: skip
+    # the play clock (the round clock, the game-over line) ran on too; the
+    # stamps keep whole milliseconds, so to within a millisecond a spit
+    assert abs(a.play_seconds() - b.play_seconds()) < 0.001 * (1 + len(a.rounds))
+    assert abs(a.round_play_seconds() - b.round_play_seconds()) < 0.002
 
 
 @settings(max_examples=40, deadline=None)

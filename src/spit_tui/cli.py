@@ -432,7 +432,7 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     app.first_run = not keys.configured and not args.demo and position is None and not stopped
     _attach_history(app, args)
     if stopped is not None:
-        app.resume_game(stopped.record, stopped.play_seconds)
+        app.resume_game(stopped.record, stopped.clock_seconds)
         if app.history is not None:
             app.history.resume(app.table, stopped)
     forget_exported_size()

@@ -547,8 +547,9 @@ class Table:
         self._notify()
 
     def resume(self, record: Record, elapsed: float) -> None:
-        """Continue a stopped game: `record` is its log so far, `elapsed` its
-        seconds of play when it stopped.
+        """Continue a stopped game: `record` is its log so far, `elapsed` the
+        game clock's seconds since it began when it stopped (pauses left out;
+        the play clock is rebuilt from the stamps, so it is not needed).
 
         The record is replayed from its own start (the seed's deal or its
         position), so the position is the one it stopped at and the Random that
@@ -570,7 +571,9 @@ class Table:
         at = t0
         for stamp, event in zip(record.stamps, events, strict=True):
             at = at if stamp is None else t0 + stamp.seconds
-            self._after(event, at, quiet=True)
+            # a stamp is when the key came; the last ready's spit came a countdown later
+            spit = self.countdown_s if isinstance(event.action, Ready) and event.spat else 0.0
+            self._after(event, at + spit, quiet=True)
         pos = self.game.position
         if pos.phase is Phase.SPIT and any(pos.piles) and shown.stuck_since is not None:
             due = shown.stuck_since + self.stuck_delay_s

@@ -27,7 +27,8 @@ def games(path: Path) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(path)
     try:
         return conn.execute(
-            "SELECT id, left_name, right_name, finished, play_seconds, record FROM games"
+            "SELECT id, left_name, right_name, finished, play_seconds, record, clock_seconds"
+            " FROM games"
         ).fetchall()
     finally:
         conn.close()
@@ -58,10 +59,11 @@ async def test_every_way_out_of_a_game_in_play_stores_it_unfinished(
             await pilot.press(road)
             assert "Quit the game?" in await screen_text(pilot)
             await pilot.press(road)  # the same key again quits
-    ((_, left, right, finished, seconds, text),) = games(path)
+    ((_, left, right, finished, seconds, text, clock),) = games(path)
     assert (left, right, finished) == ("ANA", "BEN", 0)
     assert "L!@0.5k R!@0.5k" in str(text)
-    assert abs(float(str(seconds)) - 1.5) < 1e-6
+    assert float(str(seconds)) == pytest.approx(0.4)  # play: from the spit, 0.6 s after the keys
+    assert float(str(clock)) == pytest.approx(1.5)  # the game clock: the wait for it too
 
 
 async def quit_after_the_first_card(path: Path) -> str:
@@ -86,7 +88,7 @@ def resumed_app(path: Path) -> tuple[SpitApp, Stopped]:
     writer = HistoryWriter(path, threaded=False)
     writer.names = stopped.names
     app.attach_history(writer)
-    app.resume_game(stopped.record, stopped.play_seconds)
+    app.resume_game(stopped.record, stopped.clock_seconds)
     writer.resume(app.table, stopped)
     return app, stopped
 
@@ -111,8 +113,8 @@ async def test_a_resumed_game_shows_its_board_runs_its_clocks_on_and_is_stored_o
         assert "round 4 · 0:02" in (await screen_text(pilot)).splitlines()[0]
         await press(pilot, "w")  # 6c on 7h: the last card
         text = await screen_text(pilot)
-        assert "GAME OVER" in text and "in 0:02" in text  # 2.5 s of play in all
-    ((game_id, left, right, finished, seconds, record_text),) = games(path)
+        assert "GAME OVER" in text and "0:02 of play" in text  # 2.5 s of play in all
+    ((game_id, left, right, finished, seconds, record_text, _),) = games(path)
     assert (game_id, left, right, finished) == (stopped.game_id, "ANA", "BEN", 1)
     assert float(str(seconds)) == pytest.approx(2.5)
     record = parse_record(str(record_text))
@@ -128,13 +130,13 @@ async def test_a_resumed_game_can_be_quit_and_resumed_again(tmp_path: Path) -> N
     async with app.run_test(size=(100, 30)) as pilot:
         await advance(pilot, 2.0)
         await pilot.press("ctrl+q", "enter")
-    ((_, _, _, finished, seconds, _),) = games(path)
+    ((_, _, _, finished, seconds, _, _),) = games(path)
     assert finished == 0 and float(str(seconds)) == pytest.approx(3.5)
     app, stopped = resumed_app(path)
-    assert stopped.play_seconds == pytest.approx(3.5)
+    assert stopped.play_seconds == pytest.approx(3.5) == stopped.clock_seconds
     async with app.run_test(size=(100, 30)) as pilot:
         await press(pilot, "w")
-    ((_, _, _, finished, seconds, text),) = games(path)
+    ((_, _, _, finished, seconds, text, _),) = games(path)
     assert finished == 1 and float(str(seconds)) == pytest.approx(3.5)
     assert "L1a@1k L2a@3.5k" in str(text)
 

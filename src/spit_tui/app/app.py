@@ -152,9 +152,9 @@ class SpitApp(App[None]):
             self.resume_asked = True
             self.exit()
 
-    def resume_game(self, record: Record, play_seconds: float) -> None:
+    def resume_game(self, record: Record, clock_seconds: float) -> None:
         """Show a stopped game where it stood and go on with it (Table.resume)."""
-        self.table.resume(record, play_seconds)
+        self.table.resume(record, clock_seconds)
         self.options = record.options
 
     def on_unmount(self) -> None:

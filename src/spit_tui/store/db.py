@@ -66,6 +66,12 @@ CREATE TABLE game_players (
 CREATE INDEX game_players_name ON game_players (name, game_id);
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# The game clock when the game was stored: seconds since it began, pauses left
+# out but the waits for the spit counted (play_seconds leaves those out too), so
+# a resumed game's stamps go on exactly from where it stopped.
+V3 = """
+ALTER TABLE games ADD COLUMN clock_seconds REAL
+"""
 Migration = Callable[[sqlite3.Connection], None]
 
 
@@ -102,7 +108,7 @@ def _v2(conn: sqlite3.Connection) -> None:
     _backfill_players(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2)
+MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3))
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

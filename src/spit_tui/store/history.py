@@ -41,6 +41,7 @@ class Snapshot(NamedTuple):
     lost_races: tuple[int, int]
     play_seconds: float
     finished: bool
+    clock_seconds: float = 0.0  # the game clock since the game began (resume goes on from it)
 
 
 def figures_line(conn: sqlite3.Connection, game_id: int, fig: GameFigures, snap: Snapshot) -> str:
@@ -171,6 +172,7 @@ class HistoryWriter:
             lost_races=(lost[0], lost[1]),
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
+            clock_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
         )
         if self._threaded:
             self._queue.put(snap)
@@ -279,14 +281,14 @@ class HistoryWriter:
             snap.started, snap.names[0], snap.names[1], str(o.variant), o.target,
             int(o.manual_flip), None if rec.seed is None else str(rec.seed), result,
             int(snap.finished),
-            round(snap.play_seconds, 3), n_rounds, text, final,
+            round(snap.play_seconds, 3), n_rounds, text, final, round(snap.clock_seconds, 3),
         )
         game_id = self.game_ids.get(snap.key)
         if game_id is None:
             cur = conn.execute(
                 "INSERT INTO games (started, left_name, right_name, variant, target,"
                 " manual_flip, seed, result, finished, play_seconds, rounds, record,"
-                " final_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " final_position, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             assert cur.lastrowid is not None
@@ -296,7 +298,7 @@ class HistoryWriter:
             conn.execute(
                 "UPDATE games SET started=?, left_name=?, right_name=?, variant=?, target=?,"
                 " manual_flip=?, seed=?, result=?, finished=?, play_seconds=?, rounds=?,"
-                " record=?, final_position=? WHERE id=?",
+                " record=?, final_position=?, clock_seconds=? WHERE id=?",
                 (*row, game_id),
             )
         if fig is None:

@@ -42,7 +42,8 @@ class Stopped(NamedTuple):
     started: str  # ISO time (UTC) the game began
     names: tuple[str, str]
     record: Record
-    play_seconds: float
+    play_seconds: float  # the play clock (the round clock, the game-over line)
+    clock_seconds: float  # the game clock, waits for the spit included: the stamps go on from it
     lost_races: tuple[int, int]
     round: int  # the round in play when it stopped
 
@@ -86,11 +87,12 @@ def computer_seats(tags: Mapping[str, str]) -> dict[Player, str]:
 def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
     """The newest unfinished game whose record replays to a game still in play."""
     rows = conn.execute(
-        "SELECT id, started, left_name, right_name, record, play_seconds FROM games"
+        "SELECT id, started, left_name, right_name, record, play_seconds, clock_seconds"
+        " FROM games"
         " WHERE finished = 0 ORDER BY id DESC LIMIT ?",
         (LOOK_BACK,),
     ).fetchall()
-    for game_id, started, left, right, text, seconds in rows:
+    for game_id, started, left, right, text, seconds, clock in rows:
         try:
             record = parse_record(text)
             game = replay_record(record)
@@ -109,10 +111,16 @@ def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
             names=(left, right),
             record=record,
             play_seconds=float(seconds),
+            clock_seconds=float(clock) if clock is not None else _last_stamp(record),
             lost_races=(int(lost.get("L") or 0), int(lost.get("R") or 0)),
             round=game.position.round,
         )
     return None
+
+
+def _last_stamp(record: Record) -> float:
+    """A game stored before the game clock was: it goes on from its last action."""
+    return max((s.seconds for s in record.stamps if s is not None), default=0.0)
 
 
 def find_stopped(path: Path) -> Stopped | None:
