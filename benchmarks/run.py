@@ -12,6 +12,9 @@ Runs, in this order:
              (benchmarks/burst.py)
   game       one whole fast demo game in tmux: frame times and memory, vs the
              echo app's memory (benchmarks/game.py, fast_demo.py)
+  browser    key press to screen in headless Chromium through `spit-tui serve`,
+             vs the echo app served the same way (benchmarks/browser_latency.py);
+             skipped, with a note, where Chromium is not installed
 
 Each figure is the median of several runs (`--quick`: fewer and shorter runs,
 for CI, where it is a smoke test only: no figure is asserted). The burst counts
@@ -26,6 +29,7 @@ missed, else 0. See docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime as dt
 import json
 import os
@@ -44,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bots  # noqa: E402
+import browser_latency  # noqa: E402
 import burst  # noqa: E402
 import engine  # noqa: E402
 import game  # noqa: E402
@@ -113,6 +118,10 @@ ROWS: list[tuple[str, str]] = [
     ("burst_extra_decisions", ""),
     ("stats_all_s", "s"),
     ("stats_command_s", "s"),
+    ("browser_key_ms_p50", "ms"),
+    ("browser_key_ms_p95", "ms"),
+    ("baseline_browser_key_ms_p50", "ms"),
+    ("browser_key_ratio_p50", "x"),
 ]
 
 TERMINAL_KEYS = [
@@ -138,6 +147,10 @@ TERMINAL_KEYS = [
     "burst_keys_lost",
     "burst_order_errors",
     "burst_extra_decisions",
+    "browser_key_ms_p50",
+    "browser_key_ms_p95",
+    "baseline_browser_key_ms_p50",
+    "browser_key_ratio_p50",
 ]
 
 
@@ -217,6 +230,19 @@ def run_game(quick: bool) -> dict[str, Any]:
     return out
 
 
+def run_browser(quick: bool) -> dict[str, Any]:
+    res = asyncio.run(browser_latency.measure(1 if quick else 3))
+    if "skipped" in res:
+        return {"_details": res}
+    return {
+        "browser_key_ms_p50": res["spit-tui"]["median_ms"],
+        "browser_key_ms_p95": res["spit-tui"]["p95_ms"],
+        "baseline_browser_key_ms_p50": res["echo"]["median_ms"],
+        "browser_key_ratio_p50": res["ratio_median"],
+        "_details": res,
+    }
+
+
 STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("engine", run_engine, False),
     ("sim", run_sim, False),
@@ -224,6 +250,7 @@ STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("latency", run_latency, True),
     ("burst", run_burst, True),
     ("game", run_game, True),
+    ("browser", run_browser, True),
 ]
 
 
@@ -261,6 +288,8 @@ def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
             _log(f"{name} failed: {e}")
             continue
         extra = got.pop("_details", None)
+        if isinstance(extra, dict) and "skipped" in extra:
+            notes.append(f"{name} skipped: {extra['skipped']}")
         if extra is not None:
             details[name] = extra
         res.update(got)
@@ -314,6 +343,7 @@ RATIO_OF = {
     "key_latency_ctl_ms_p50": "key_latency_ctl_ratio_p50",
     "startup_ms": "startup_ratio",
     "rss_mb": "rss_ratio",
+    "browser_key_ms_p50": "browser_key_ratio_p50",
 }
 
 

@@ -24,6 +24,7 @@ import base64
 import contextlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -32,7 +33,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -67,7 +68,8 @@ HOOK = """
       if (spit.term === null && value && typeof value.onRender === "function") {
         spit.term = value;
         value.onRender(() => {
-          if (spit.before !== null && spit.drawn === null && spit.screen(1) !== spit.before) {
+          const waiting = spit.before !== null && spit.drawn === null;
+          if (waiting && spit.screen(spit.from) !== spit.before) {
             spit.drawn = performance.now();
           }
         });
@@ -85,9 +87,24 @@ HOOK = """
     }
     return rows.join("\\n");
   };
-  // the first row is left out: the game's header clock changes it by itself
-  spit.arm = () => { spit.before = spit.screen(1); spit.drawn = null; };
+  // rows above `from` are left out (the game's header clock changes by itself)
+  spit.arm = (from) => { spit.from = from; spit.before = spit.screen(from); spit.drawn = null; };
   window.addEventListener("keydown", (e) => spit.keys.push(performance.now()), true);
+  // when the server's bytes arrive (before xterm.js parses and paints them)
+  spit.arrivals = [];
+  const PageSocket = window.WebSocket;
+  window.WebSocket = class extends PageSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => spit.arrivals.push(performance.now()));
+    }
+  };
+  spit.timing = () => {
+    if (spit.drawn === null) return null;
+    const key = spit.keys[spit.keys.length - 1];
+    const first = spit.arrivals.find((t) => t >= key);
+    return [spit.drawn - key, first === undefined ? null : first - key];
+  };
 })();
 """
 
@@ -140,9 +157,9 @@ class Served:
     def __init__(
         self, game: list[str], env: dict[str, str] | None = None, command: list[str] | None = None
     ) -> None:
-        argv = command or ["serve", "--port", "0", "--", *game]
+        argv = command or [sys.executable, "-m", "spit_tui", "serve", "--port", "0", "--", *game]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "spit_tui", *argv],
+            argv,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env=env,
@@ -151,7 +168,7 @@ class Served:
         assert self.proc.stdout is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.output = b""
-        self.url: str = _wait(f"spit-tui {argv[0]} printing its address", 20, self._address)
+        self.url: str = _wait(f"{shlex.join(argv)[-60:]} printing its address", 20, self._address)
 
     def _address(self) -> str | None:
         assert self.proc.stdout is not None
@@ -171,7 +188,7 @@ class Served:
 
     @classmethod
     def host(cls) -> Served:
-        return cls([], command=["host", "--port", "0"])
+        return cls([], command=[sys.executable, "-m", "spit_tui", "host", "--port", "0"])
 
     def close(self) -> str:
         """Stop the server (as Ctrl+C would); what it printed."""
@@ -180,6 +197,14 @@ class Served:
         with contextlib.suppress(Exception):
             self.output += self.proc.stdout.read() or b""
         return self.output.decode(errors="replace")
+
+
+class Timing(NamedTuple):
+    """One key, in ms from its keydown: to the paint that changed the screen,
+    and to the first bytes from the server after it (None: none came)."""
+
+    screen_ms: float
+    bytes_ms: float | None
 
 
 @dataclass
@@ -252,18 +277,17 @@ class Page:
         await self.send("Input.dispatchKeyEvent", type="keyDown", text=key, **common)
         await self.send("Input.dispatchKeyEvent", type="keyUp", **common)
 
-    async def timed_press(self, key: str, timeout: float = 5) -> float:
-        """Press `key`; ms from its keydown to the paint that changed the screen."""
-        await self.js("window.__spit.arm()")
+    async def timed_press(self, key: str, timeout: float = 5, skip_rows: int = 1) -> Timing:
+        """Press `key`; how long from its keydown until the screen changed below
+        its first `skip_rows` rows (1: the game's header, whose clock changes by
+        itself), and until the first bytes after it came."""
+        await self.js(f"window.__spit.arm({int(skip_rows)})")
         await self.press(key)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            got = await self.js(
-                "(() => { const s = window.__spit;"
-                " return s.drawn === null ? null : s.drawn - s.keys[s.keys.length - 1]; })()"
-            )
+            got = await self.js("window.__spit.timing()")
             if got is not None:
-                return float(got)
+                return Timing(float(got[0]), None if got[1] is None else float(got[1]))
             await asyncio.sleep(0.01)
         raise AssertionError(f"the screen did not change within {timeout} s of {key!r}")
 
@@ -327,10 +351,10 @@ class Browser:
         _stop(self.proc)
 
 
-async def open_game(page: Page, url: str) -> str:
-    """Load the served page, wait for the board, give the board the keys."""
+async def open_game(page: Page, url: str, ready: str = "pile a") -> str:
+    """Load the served page, wait for `ready` to show, give the board the keys."""
     await page.send("Page.navigate", url=url)
-    shown = await page.wait_for_text("pile a", timeout=20)
+    shown = await page.wait_for_text(ready, timeout=20)
     await page.js("window.__spit.term.focus()")
     return shown
 

@@ -60,9 +60,9 @@ async def test_two_players_play_at_one_browser_keyboard(
             for text in ("LEFT", "RIGHT", "pile a", "pile b", "7♥", "8♠", "A♣", "2♣"):
                 assert text in shown, shown
             time.sleep(0.3)  # past the guard against keys pressed before the board showed
-            times = {"q": await page.timed_press("q")}
+            times = {"q": (await page.timed_press("q")).screen_ms}
             await page.wait_for_text("LEFT 7♥ → a")
-            times["k"] = await page.timed_press("k")
+            times["k"] = (await page.timed_press("k")).screen_ms
             await page.wait_for_text("RIGHT 2♣ → b")
             got = [(d["player"], d["key"], d["action"], d["outcome"]) for d in decisions(log, 2)]
             assert got == [("left", "q", "L1a", "applied"), ("right", "k", "R3b", "applied")]
