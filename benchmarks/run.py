@@ -8,8 +8,8 @@ Runs, in this order:
   latency    key press to visible change and start-up, spit-tui vs the echo
              app, in tmux (benchmarks/latency.py); a full run also polls
              through one tmux control client (the *_ctl_* figures)
-  burst      200 keys in one send-keys; one decision per key, in order
-             (benchmarks/burst.py)
+  burst      200 keys in bursts of 20 (one send-keys each); one decision per
+             key, in order; no key within 60 ms of itself (benchmarks/burst.py)
   game       one whole fast demo game in tmux: frame times and memory, vs the
              echo app's memory (benchmarks/game.py, fast_demo.py)
   browser    key press to screen in headless Chromium through `spit-tui serve`,
@@ -116,6 +116,8 @@ ROWS: list[tuple[str, str]] = [
     ("burst_keys_lost", ""),
     ("burst_order_errors", ""),
     ("burst_extra_decisions", ""),
+    ("burst_repeats", ""),
+    ("burst_repeats_expected", ""),
     ("stats_all_s", "s"),
     ("stats_command_s", "s"),
     ("browser_key_ms_p50", "ms"),
@@ -151,6 +153,8 @@ TERMINAL_KEYS = [
     "browser_key_ms_p95",
     "baseline_browser_key_ms_p50",
     "browser_key_ratio_p50",
+    "burst_repeats",
+    "burst_repeats_expected",
 ]
 
 
@@ -212,6 +216,8 @@ def run_burst(quick: bool) -> dict[str, Any]:
         "burst_keys_lost": res["keys_lost"],
         "burst_order_errors": res["order_errors"],
         "burst_extra_decisions": res["extra_decisions"],
+        "burst_repeats": res["repeats"],
+        "burst_repeats_expected": res["repeats_expected"],
         "_details": res,
     }
 

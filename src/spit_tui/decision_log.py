@@ -5,7 +5,7 @@
 Every submission to the table (a key press or a bot's move) gets exactly one
 Decision (see spit_tui.table); this writes each one as it is made, in order,
 so a tool can read the file while the game runs (the burst benchmark does: it
-sends 200 keys at once and checks that each has one line, in the order sent).
+sends 200 keys in bursts of 20 and checks that each has one line, in the order sent).
 A line looks like
 
     {"seq": 7, "t": 1.234, "player": "left", "source": "key", "key": "q",

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,8 +88,18 @@ def test_burst_counting() -> None:
     assert burst.compare("qp;qa", "pq;qa")["order_errors"] == 1
     assert burst.compare("qp;qa", "qp;q")["lost"] == 1
     assert burst.compare("qp", "qpp")["extra"] == 1
-    keys = burst.burst_keys(200, seed=1)
+    bursts = burst.burst_keys(200, seed=1)
+    keys = "".join(bursts)
     assert len(keys) == 200
     assert set(keys) & set("qwert") and set(keys) & set("yuiop")
+    # no key twice in a burst, nor in two bursts in a row: none within 60 ms of itself
+    assert all(len(set(b)) == len(b) for b in bursts)
+    assert all(not set(a) & set(b) for a, b in pairwise(bursts))
+    sent = [i * burst.GAP_S for i in range(len(bursts))]
+    assert burst.expected_repeats(bursts, sent) == 0
+    assert burst.expected_repeats(["qp", "qa"], [0.0, 0.01]) == 1  # q again after 10 ms
+    assert burst.kind({"outcome": "ignored", "message": "repeat"}) == "repeat"
+    assert burst.kind({"outcome": "ignored", "message": "too soon: press again"}) == "too soon"
+    assert burst.kind({"outcome": "applied"}) == "acted"
 
 
