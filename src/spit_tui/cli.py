@@ -56,7 +56,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
     "replay": Subcommand("spit_tui.app.replay", "play back a stored game or a record file"),
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
-    "host": Subcommand("spit_tui.net.host", "host games for players on other terminals"),
+    "host": Subcommand("spit_tui.net.hostcmd", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
     "serve": Subcommand("spit_tui.web.serve", "play in a browser (two players, one keyboard)"),
 }

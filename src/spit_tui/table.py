@@ -269,6 +269,11 @@ class Table:
         return None
 
     @property
+    def away_hint(self) -> str:
+        """The line under `away`."""
+        return "The game is paused: it goes on where it stopped."
+
+    @property
     def pings(self) -> tuple[str, str] | None:
         """Each seat's round trip to a host, in words (None at one keyboard)."""
         return None
@@ -336,11 +341,17 @@ class Table:
 
     # -- the one input path ----------------------------------------------------------
 
-    def submit_intent(self, intent: Intent, source: str = "key") -> Decision:
-        """A key press: give it its meaning in the current phase, then decide."""
+    def submit_intent(
+        self, intent: Intent, source: str = "key", *, repeats_dropped: bool = False
+    ) -> Decision:
+        """A key press: give it its meaning in the current phase, then decide.
+
+        `repeats_dropped`: the player's own key layer has already applied the
+        repeat rule (a remote seat), so gaps between arrivals here, squeezed or
+        stretched by the network, say nothing about a held key."""
         p = intent.player
         key = key_for(p, intent.row, intent.slot)
-        if self._repeat(key):
+        if not repeats_dropped and self._repeat(key):
             return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
         if p in self._computer:
             why = f"computer's half: use the {p.other.label.lower()} half"

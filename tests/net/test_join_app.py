@@ -147,3 +147,43 @@ async def test_a_host_that_dies_ends_the_seat_after_trying_again(tmp_path: Path)
     assert app.end_line is not None
     assert app.end_line.startswith(f"spit-tui join: lost the host at 127.0.0.1:{host.port}: ")
     assert "\n" not in app.end_line and app.return_code == 1
+
+
+async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> None:
+    from spit_tui.app.join import JoinApp
+    from spit_tui.clock import RealClock
+    from spit_tui.net.remote import RemoteTable
+    from spit_tui.net.seat import LocalSeat
+
+    host = Host(port=0, timings=FAST, seed=3, wait_s=0.3)
+    await host.start()
+    try:
+        room = host.new_room()
+        local = LocalSeat(room, Player.LEFT)
+        table = RemoteTable(Player.LEFT, local.press, RealClock(), room.table.stale_s)
+        table.invite = f"spit-tui join 127.0.0.1:{host.port} {room.code}"
+
+        async def start(app: JoinApp) -> None:
+            local.attach(table, lambda line: app.finish(f"spit-tui host: {line}"))
+
+        app = JoinApp(table, start)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: table.remote is not None, "seated")
+            await pilot.pause(0.05)
+            text = banner_text(app)
+            assert "Waiting for RIGHT to join" in text
+            assert f"On the other terminal: {table.invite}" in text
+            right = await Client.join("127.0.0.1", host.port, room.code)
+            await until(lambda: table.away is None, "RIGHT came")
+            await pilot.pause(FAST.stale_s + 0.05)
+            await pilot.press("q")  # the host's own key, into the room with no socket
+            await until(lambda: room.table.position.sides[0].ready, "LEFT said spit")
+            assert room.table.decisions[-1].source == "key"
+            await right.close()  # and never comes back: the room stops after --wait
+            await until(lambda: app.end_line is not None, "the room stopped")
+        assert app.end_line == (
+            "spit-tui host: RIGHT did not come back within 0.3 s: the game is stopped"
+        )
+        assert app.return_code == 1 and room.code not in host.lobby.rooms
+    finally:
+        await host.close()

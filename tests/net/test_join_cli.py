@@ -104,3 +104,20 @@ def test_addresses_and_codes_as_typed() -> None:
     assert parse_address("::1") == ("::1", 7878)
     assert check_code("K3F9Q 2X7MZ") == "k3f9q-2x7mz"
     assert check_code("k3f9q2x7mo") == "k3f9q-2x7m0"
+
+
+@pytest.mark.parametrize(
+    "args", [["--wait", "0"], ["--wait", "nan"], ["--wait", "x"], ["--seat", "up"]]
+)
+def test_bad_host_options_are_one_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["host", "--port", "0", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("spit-tui host: "), err
+
+
+def test_the_hosts_own_seat_needs_a_terminal() -> None:
+    result = subprocess.run(
+        [*SPIT, "host", "--port", "0", "--seat", "left", "--no-history"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 1 and "terminal" in one_line(result)

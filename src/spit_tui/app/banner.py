@@ -83,7 +83,7 @@ def banner(table: Table) -> tuple[str, list[Text]]:
     if away is not None and pos.phase is not Phase.OVER:
         return "waiting", [
             Text(away, BIG),
-            Text("The game is paused: it goes on where it stopped.", WAIT),
+            Text(table.away_hint, WAIT),
         ]
     if pos.phase is Phase.OVER:
         winner = pos.winner
@@ -159,7 +159,7 @@ class Banner(TableView):
         t = self.table
         cd = round(t.countdown_left() * 10) if t.counting_down else -1
         return (t.position.phase, t.position.round, t.ready_flags(), t.stuck_shown, cd,
-                t.last_round, bool(any(t.position.piles)), t.away, t.shown.offer)
+                t.last_round, bool(any(t.position.piles)), t.away, t.away_hint, t.shown.offer)
 
     def sync(self) -> None:
         s = self.state()

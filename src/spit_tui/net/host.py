@@ -16,11 +16,12 @@ import asyncio
 import contextlib
 import random
 import secrets
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 
 from spit_tui.clock import RealClock
-from spit_tui.command import PROG, Parser, UsageError, fail, port_number
 from spit_tui.engine import Game, Options
 from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Table
 
@@ -28,11 +29,15 @@ from .latency import PING_S
 from .protocol import FRAME_S, Message, ProtocolError, encode, read_frame, refused
 from .room import Lobby, Room, Session
 
+if TYPE_CHECKING:
+    from spit_tui.store.history import HistoryWriter
+
 DEFAULT_PORT = 7878
 HANDSHAKE_S = 5.0  # a new connection must say hello this soon
 IDLE_S = 60.0  # a seat that sends nothing (not even a ping) for this long is closed
 WRITE_LIMIT = 256 * 1024  # bytes waiting to go to a client that is not reading
 LINGER_S = 0.5  # after a refusal, how long what the client still sends is read and dropped
+WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 UNJOINED_S = 600.0  # a room made by `new_room` that no one has sat at by then is dropped
 
 
@@ -92,6 +97,8 @@ class Host:
         options: Options | None = None,
         equalise: tuple[bool, bool] = (True, True),
         room_rate: float | None = None,
+        wait_s: float = WAIT_S,
+        history: HistoryWriter | None = None,
     ) -> None:
         self.bind = bind
         self.port = port
@@ -111,10 +118,15 @@ class Host:
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.connections = 0  # ever accepted (tests read it)
+        self.wait_s = wait_s  # how long a room waits for a seat that dropped
+        self.history = history  # where the rooms' games are stored, if anywhere
+        self._giving_up: dict[str, asyncio.TimerHandle] = {}
+        self.on_room_stopped: Callable[[Room, str], None] = lambda room, line: None
 
     def _make_table(self) -> Table:
         t = self.timings
-        game = Game(options=self.options, rng=random.Random(self.seeds.getrandbits(64)))
+        # a seed, not only a Random: the stored game replays from it (history, export)
+        game = Game(options=self.options, seed=self.seeds.getrandbits(63))
         return Table(
             game,
             RealClock(),
@@ -150,6 +162,9 @@ class Host:
     def _start_room(self, room: Room) -> None:
         wake = asyncio.Event()
         room.poke = wake.set
+        room.on_seats = partial(self._seats_changed, room)
+        if self.history is not None:
+            self.history.attach(room.table)
         self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))
         if room.expires:
             asyncio.get_running_loop().call_later(UNJOINED_S, self._expire, room)
@@ -160,6 +175,35 @@ class Host:
             task = self._drop(room)
             if task is not None:
                 task.cancel()
+
+    def _seats_changed(self, room: Room) -> None:
+        """A seat came or went: a seat that dropped has `wait_s` to come back."""
+        dropped = any(s.token is not None and s.conn is None for s in room.seats.values())
+        timer = self._giving_up.pop(room.code, None)
+        if timer is not None:
+            timer.cancel()
+        if dropped and not room.table.game.over:  # a played-out room goes by itself
+            loop = asyncio.get_running_loop()
+            self._giving_up[room.code] = loop.call_later(self.wait_s, self._give_up, room)
+
+    def _give_up(self, room: Room) -> None:
+        """Nobody came back in time: store the game as it stands and stop the room."""
+        self._giving_up.pop(room.code, None)
+        who = room.waiting or "a player"
+        line = f"{who} did not come back within {self.wait_s:g} s: the game is stopped"
+        self._store(room)
+        task = self._drop(room)
+        if task is not None:
+            task.cancel()
+        for seat in room.seats.values():
+            if seat.conn is not None:
+                seat.conn.close(line)
+        self.on_room_stopped(room, line)
+
+    def _store(self, room: Room) -> None:
+        table = room.table
+        if self.history is not None and table.game.log and not table.game.over:
+            self.history.save(table)  # a finished game was stored at its end
 
     def _drop(self, room: Room) -> asyncio.Task[None] | None:
         """Forget a room; its task, if it still has one."""
@@ -225,61 +269,16 @@ class Host:
             self._pinger.cancel()
         for task in list(self._tasks):
             task.cancel()
-        for room in self.lobby.rooms.values():
+        for timer in self._giving_up.values():
+            timer.cancel()
+        self._giving_up.clear()
+        for room in list(self.lobby.rooms.values()):
+            room.on_seats = lambda: None
+            self._store(room)
             for seat in room.seats.values():
                 if seat.conn is not None:
                     seat.conn.close("the host is stopping")
         if self.server is not None:
             await self.server.wait_closed()
-
-
-def parse_args(argv: list[str]) -> tuple[int, str, int | None]:
-    p = Parser(
-        prog=f"{PROG} host",
-        description="Host games for players on other terminals: prints a room code to join with.",
-    )
-    p.add_argument("--port", default=str(DEFAULT_PORT), help=f"port to listen on ({DEFAULT_PORT})")
-    p.add_argument(
-        "--bind",
-        default="127.0.0.1",
-        metavar="ADDR",
-        help="address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)",
-    )
-    p.add_argument("--seed", type=int, metavar="N", help="shuffle the rooms' games from N")
-    args = p.parse_args(argv)
-    return port_number(args.port), args.bind, args.seed
-
-
-async def _run(bind: str, port: int, seed: int | None) -> int:
-    host = Host(bind=bind, port=port, seed=seed)
-    try:
-        await host.start()
-    except OSError as e:
-        print(f"{PROG} host: cannot listen on {bind}:{port}: {e.strerror or e}", file=sys.stderr)
-        return 1
-    room = host.new_room()
-    print(f"hosting on {bind}:{host.port}; room code {room.code}", flush=True)
-    print(f"join with: {PROG} join {bind}:{host.port} {room.code}", flush=True)
-    assert host.server is not None
-    try:
-        await host.server.serve_forever()
-    except asyncio.CancelledError:  # Ctrl+C: asyncio.run cancels this task
-        print(f"{PROG} host: stopped", file=sys.stderr)
-        return 130
-    finally:
-        await host.close()
-    return 0
-
-
-def main(argv: list[str]) -> int:
-    try:
-        port, bind, seed = parse_args(argv)
-    except UsageError as e:
-        return fail(str(e), f"{PROG} host")
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-    try:
-        return asyncio.run(_run(bind, port, seed))
-    except KeyboardInterrupt:
-        print(f"{PROG} host: stopped", file=sys.stderr)
-        return 130
+        if self.history is not None:
+            self.history.close()

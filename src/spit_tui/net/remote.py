@@ -132,6 +132,8 @@ class RemoteTable(Table):
         self._mark: tuple[object, ...] = ()
         self._host_said: tuple[str, str] | None = None
         self._lit: tuple[int, ...] = ()
+        self.invite: str | None = None  # the command that joins the other seat, if ours to give
+        self._met = False  # both seats have been at the table
 
     # -- what the widgets read, from the host's view ----------------------------------
 
@@ -150,9 +152,18 @@ class RemoteTable(Table):
         rv = self.remote
         if rv is None:
             return "Connecting to the host…"
-        if rv.waiting is not None and rv.view.phase is not Phase.OVER:
-            return f"Waiting for {rv.waiting}: reconnect with the same command"
-        return None
+        if rv.waiting is None or rv.view.phase is Phase.OVER:
+            return None
+        if not self._met:
+            return f"Waiting for {rv.waiting} to join"
+        return f"Waiting for {rv.waiting}: reconnect with the same command"
+
+    @property
+    def away_hint(self) -> str:
+        rv = self.remote
+        if rv is not None and rv.waiting is not None and not self._met and self.invite:
+            return f"On the other terminal: {self.invite}"
+        return super().away_hint
 
     @property
     def over_keys(self) -> str:
@@ -174,6 +185,7 @@ class RemoteTable(Table):
         now = self.clock.now()
         self.remote = rv
         self.lost = None
+        self._met = self._met or rv.waiting is None
         v = rv.view
         game = self.shown_game
         if game.options.manual_flip != v.manual_flip:
@@ -210,10 +222,12 @@ class RemoteTable(Table):
 
     # -- keys: the local key layer, then the host --------------------------------------
 
-    def submit_intent(self, intent: Intent, source: str = "key") -> Decision:
+    def submit_intent(
+        self, intent: Intent, source: str = "key", *, repeats_dropped: bool = False
+    ) -> Decision:
         p = intent.player
         key = key_for(p, intent.row, intent.slot)
-        if self._repeat(key):
+        if not repeats_dropped and self._repeat(key):
             return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
         if p is not self.me:
             why = f"you play the {self.me.label} half: use its keys"

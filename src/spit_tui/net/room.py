@@ -108,6 +108,7 @@ class Room:
     hold_actions: bool = True  # latency equalisation of key presses (net.latency)
     hold_views: bool = True  # and of the views sent to the nearer seat
     expires: bool = False  # made by `new_room`: dropped if no one takes a seat in time
+    on_seats: Callable[[], None] = lambda: None  # the host: a seat came or went
 
     def __post_init__(self) -> None:
         self.table.listeners.append(self.flush)
@@ -154,6 +155,7 @@ class Room:
         self._hold()
         self.flush()
         self.poke()
+        self.on_seats()
 
     def detach(self, p: Player, conn: Conn) -> None:
         seat = self.seats[p]
@@ -164,6 +166,7 @@ class Room:
             self._hold()
             self.flush()
             self.poke()  # the host drops a room whose game is over once both have gone
+            self.on_seats()
 
     # -- latency equalisation (net.latency) --------------------------------------------
 
@@ -208,9 +211,9 @@ class Room:
         due = max(clock.now() + hold, seat.action_due)
         if due > clock.now() and not clock.paused:
             seat.action_due = due
-            clock.call_at(due, lambda: self.table.submit_intent(intent))
+            clock.call_at(due, lambda: self.table.submit_intent(intent, repeats_dropped=True))
         else:
-            self.table.submit_intent(intent)
+            self.table.submit_intent(intent, repeats_dropped=True)
         self.poke()
 
     def flush(self) -> None:

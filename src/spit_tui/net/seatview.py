@@ -5,8 +5,10 @@ the computer decides from, so a face-down stockpile card or a spit card can
 never be on the wire: the observer reduces them to counts before this module
 sees them, and a spit pile to its top card and size. Around the view go the
 words the table shows that seat (its own message only), the names, and
-whether the game is waiting for a seat. `read_view` is the client's strict
-reading of the same message back into a `View`.
+whether the game is waiting for a seat, and the public story the board
+tells (the feed, who owns each pile top, the round summary: every card in
+it was face up when it moved). `read_view` is the client's strict reading of
+the same message back into a `RemoteView`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,94 @@
+"""A room's life on the host (issue 14 item 5): a seat that drops has the
+wait to come back, then the room stops with one line to whoever is still
+there and the game is stored; a finished game is stored in the host's
+history like a game at one keyboard. Real sockets on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from joinkit import FAST, until
+
+from spit_tui.engine import Phase, Play, Player
+from spit_tui.net.client import Client, key_for_action, play_as_bot
+from spit_tui.net.host import Host
+from spit_tui.players.keymap import Row
+from spit_tui.store.history import HistoryWriter
+
+GAME_S = 60.0
+
+
+def games(path: Path) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT finished, rounds, left_name, right_name FROM games").fetchall()
+    finally:
+        conn.close()
+
+
+async def _into_play(left: Client, right: Client) -> None:
+    await asyncio.sleep(FAST.stale_s + 0.05)
+    left.press(Row.PILE_A, 0)
+    right.press(Row.PILE_A, 0)
+
+
+async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "history.db"
+    stopped: list[str] = []
+    host = Host(port=0, timings=FAST, seed=3, wait_s=0.4, history=HistoryWriter(db))
+    host.on_room_stopped = lambda room, line: stopped.append(line)
+    await host.start()
+    try:
+        room = host.new_room()
+        left = await Client.join("127.0.0.1", host.port, room.code, "left")
+        right = await Client.join("127.0.0.1", host.port, room.code, "right")
+        await _into_play(left, right)
+        await until(lambda: room.table.position.phase is Phase.PLAY, "in play")
+        plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
+        left.press(*key_for_action(plays[0]))  # right after its spit key: not a repeat here
+        await until(lambda: len(room.table.game.log) >= 3, "a card is played")
+        # RIGHT drops and comes back within the wait: nothing stops
+        await right.close()
+        await asyncio.sleep(0.2)
+        right = await Client.join("127.0.0.1", host.port, room.code, token=right.token)
+        await asyncio.sleep(0.4)
+        assert room.code in host.lobby.rooms and left.ended is None and not stopped
+        # RIGHT drops for good
+        await right.close()
+        await until(lambda: left.ended is not None, "LEFT is told", timeout=5)
+        line = "RIGHT did not come back within 0.4 s: the game is stopped"
+        assert left.ended == line and left.ended_by_host
+        assert stopped == [line]
+        assert room.code not in host.lobby.rooms
+    finally:
+        await host.close()
+    assert games(db) == [(0, 0, "LEFT", "RIGHT")]  # kept unfinished (no round over yet)
+
+
+async def test_a_finished_game_is_stored_in_the_hosts_history(tmp_path: Path) -> None:
+    db = tmp_path / "history.db"
+    host = Host(port=0, timings=FAST, seed=3, history=HistoryWriter(db))
+    await host.start()
+    try:
+        room = host.new_room()
+        left = await Client.join("127.0.0.1", host.port, room.code, "left")
+        right = await Client.join("127.0.0.1", host.port, room.code, "right")
+        async with asyncio.timeout(GAME_S):
+            await asyncio.gather(
+                play_as_bot(left, random.Random(1), think_s=(0.0, 0.001)),
+                play_as_bot(right, random.Random(2), think_s=(0.0, 0.001)),
+            )
+        assert room.table.game.over
+        await left.close()
+        await right.close()
+        await until(lambda: room.code not in host.lobby.rooms, "a played-out room is let go")
+    finally:
+        await host.close()
+    stored = games(db)
+    assert len(stored) == 1 and stored[0][0] == 1
+    assert stored[0][1] == room.table.position.round
