@@ -5,6 +5,7 @@ host that stops or dies ending the app with one line."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from joinkit import FAST, public_cards, seated, shown_cards, until
@@ -29,7 +30,8 @@ def banner_text(app: object) -> str:
 async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
     tmp_path: Path,
 ) -> None:
-    host = Host(port=0, timings=FAST, seed=3)
+    slow = replace(FAST, stale_s=0.6)  # room for Pilot's key inside the stale-key window
+    host = Host(port=0, timings=slow, seed=3)
     await host.start()
     try:
         room = host.new_room()
@@ -46,10 +48,9 @@ async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
             said = table.message(Player.LEFT)
             assert said is not None and said.text == "too soon: press again"
             assert not room.table.position.sides[0].ready  # it never left this terminal
-            await pilot.pause(FAST.stale_s + 0.05)
+            await pilot.pause(slow.stale_s + 0.05)
             await pilot.press("q")
             await until(lambda: room.table.position.sides[0].ready, "LEFT's spit reached the host")
-            await pilot.pause(FAST.stale_s)
             right.press(Row.PILE_A, 0)
             await until(lambda: table.position.phase is Phase.PLAY, "the round is on the screen")
             plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]

@@ -111,9 +111,11 @@ class ShownStory(Story):
 
 
 def _mark(rv: RemoteView) -> tuple[object, ...]:
-    """What makes a new phase for D13: a ready or slap phase that appeared."""
+    """What makes a new phase for D13: a ready or slap phase that appeared, or
+    the game going on again after it waited for a seat."""
     v = rv.view
-    return (v.phase, v.round, v.stuck_banner, v.pile_sizes if v.phase is Phase.SLAP else ())
+    slap = v.pile_sizes if v.phase is Phase.SLAP else ()
+    return (v.phase, v.round, v.stuck_banner, slap, rv.waiting is None)
 
 
 class RemoteTable(Table):
