@@ -38,6 +38,7 @@ from spit_tui.command import (
 if TYPE_CHECKING:
     from spit_tui.app import SpitApp
     from spit_tui.engine import Options, Position
+    from spit_tui.names import Given
     from spit_tui.store.resume import Stopped
 
 FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see _play()
@@ -87,7 +88,7 @@ def _target(text: str) -> int:
 
 
 def _name(text: str) -> str:
-    from spit_tui.store.session import name_problem
+    from spit_tui.names import name_problem
 
     problem = name_problem(text)
     if problem is not None:
@@ -312,11 +313,20 @@ def _check_log(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _check_names(args: argparse.Namespace) -> str | None:
+    from spit_tui.names import same_names_problem
+
+    if args.left_name and args.right_name:
+        return same_names_problem((args.left_name, args.right_name))
+    return None
+
+
 CHECKS: list[Callable[[argparse.Namespace], str | None]] = [
     _check_target,
     _check_computer,
     _check_resume,
     _check_log,
+    _check_names,
 ]
 
 
@@ -441,6 +451,17 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
 
 
 def _make_app(args: argparse.Namespace, options: Options, position: Position | None) -> SpitApp:
+    from spit_tui.names import choose
+
+    given, note = choose((args.left_name, args.right_name))
+    app = _new_app(args, options, position, given)
+    app.startup_note = note
+    return app
+
+
+def _new_app(
+    args: argparse.Namespace, options: Options, position: Position | None, given: Given
+) -> SpitApp:
     from spit_tui.app import SpitApp
 
     if args.vs_computer or args.demo:
@@ -454,7 +475,7 @@ def _make_app(args: argparse.Namespace, options: Options, position: Position | N
         if level == "auto" and not args.no_history:
             from spit_tui.players.auto import stored_reaction_times
 
-            person = (args.left_name, args.right_name)[side.other]
+            person = given[side.other]
             times = stored_reaction_times(person, args.db)
         return ComputerApp(
             computer=seats,
@@ -464,8 +485,9 @@ def _make_app(args: argparse.Namespace, options: Options, position: Position | N
             options=options,
             seed=args.seed,
             position=position,
+            names=given,
         )
-    return SpitApp(options=options, seed=args.seed, position=position)
+    return SpitApp(options=options, seed=args.seed, position=position, names=given)
 
 
 def _stopped_game(args: argparse.Namespace) -> Stopped | None:
@@ -494,27 +516,27 @@ def _stopped_game(args: argparse.Namespace) -> Stopped | None:
         side, level = next(iter(computer.items()))
         args.vs_computer, args.computer_side, args.level = True, side.name.lower(), level
     args.seed = stopped.record.seed  # the computer's moves and the next game's deal follow it
-    args.left_name, args.right_name = stopped.names
+    # the people's names (the computer's is its level; LEFT and RIGHT are nobody's)
+    from spit_tui.engine import Player
+    from spit_tui.names import DEFAULT_NAMES
+
+    args.left_name, args.right_name = (
+        None if p in computer or name == DEFAULT_NAMES[p] else name
+        for p, name in zip(Player, stopped.names, strict=True)
+    )
     return stopped
 
 
 def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
     """Store the session's games (the demo's are the computer's show, not anyone's)."""
-    from spit_tui.app.computer import ComputerApp
     from spit_tui.store.resume import computer_tag
-    from spit_tui.store.session import open_history, seat_names
+    from spit_tui.store.session import open_history
 
     history = open_history(args.db, enabled=not (args.no_history or args.demo))
     if history is None:
         return
-    levels = {}
-    if isinstance(app, ComputerApp):
-        levels = {
-            p: "auto" if p in app.auto_seats else level.name for p, level in app.computer.items()
-        }
-    history.names = seat_names((args.left_name, args.right_name), levels)
-    history.tags = computer_tag(levels)
-    app.attach_history(history)
+    history.tags = computer_tag(app.computer_levels())
+    app.attach_history(history)  # under the app's stored names
 
 
 def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:

@@ -34,3 +34,24 @@ def state_dir() -> Path:
 def cache_dir() -> Path:
     """Crash reports and anything else that may be thrown away."""
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all: a temporary file beside it,
+    synced, then renamed over it, so a failure (a full disk, a kill) never
+    leaves a damaged file. The folder must exist. Raises OSError."""
+    import contextlib
+    import os
+    import tempfile  # here, not at the top: only a save needs it, never the start
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

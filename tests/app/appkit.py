@@ -36,8 +36,10 @@ def make_app(
     seed: int | None = 1,
     options: Options | None = None,
     spat: bool = False,
+    names: tuple[str | None, str | None] = (None, None),
 ) -> SpitApp:
-    """An app on a VirtualClock (tests step it). `spat`: start just after the first spit."""
+    """An app on a VirtualClock (tests step it). `spat`: start just after the
+    first spit. `names`: the players' names (None: the seat's default)."""
     clock = VirtualClock()
     pos = (
         complete_position(parse_position(position, check=False))
@@ -51,7 +53,7 @@ def make_app(
         for p in PLAYERS:
             game.apply(Ready(p))
     table = Table(game, clock)
-    return SpitApp(table=table)
+    return SpitApp(table=table, names=names)
 
 
 def key_event(ch: str) -> events.Key:

@@ -55,6 +55,10 @@ async def _key_setup(pilot: Pilot[Any]) -> None:
     await pilot.press("f1", "f3", "a")  # the key setup screen, one key already taken
 
 
+async def _names_box(pilot: Pilot[Any]) -> None:
+    await pilot.press("f4", "end", "backspace", "backspace", "backspace", *"Cy")  # BO -> Cy
+
+
 def _first_run_app() -> SpitApp:
     app = make_app(seed=1)
     app.first_run = True  # as on a machine where nothing chose a keyboard yet
@@ -94,6 +98,9 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "opening_offer": (lambda: make_app(seed=1), _offer),
     "over": (lambda: make_app(OVER), _over),
     "first_run": (_first_run_app, _nothing),
+    # the opening banner with names (markup in a name shows as typed), and F4's box
+    "names": (lambda: make_app(seed=1, names=("ANN", "[b]BO[/b]")), _nothing),
+    "names_box": (lambda: make_app(seed=1, names=("ANN", "BO")), _names_box),
     "key_setup": (lambda: make_app(seed=1, spat=True), _key_setup),
     "vs_computer": (_vs_computer, _computers_key),
     "points": (

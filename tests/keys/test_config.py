@@ -3,6 +3,7 @@ with one line naming the file, the line and the key; written whole or not at all
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,7 @@ def test_failed_save_leaves_the_old_file_whole(
     def boom(*_: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(config.os, "fsync", boom)
+    monkeypatch.setattr(os, "fsync", boom)  # the one whole-file writer
     with pytest.raises(OSError):
         save(preset("ru"), path)
     assert path.read_bytes() == before

@@ -55,6 +55,7 @@ from textual.pilot import Pilot
 from spit_tui.app import SpitApp
 from spit_tui.app.help import HelpScreen
 from spit_tui.app.keysetup import KeySetupScreen
+from spit_tui.app.namescreen import NamesScreen
 from spit_tui.app.screens import GameScreen, QuitScreen
 from spit_tui.engine import (
     PLAYERS,
@@ -136,6 +137,7 @@ JUNK = [
     PASTE,
 ]
 HELP_KEYS = ["\x1bOP", "\x7f"]  # F1, Backspace
+NAMES_KEY = "\x1bOS"  # F4 (in JUNK): on an opening banner, the names box
 QUIT_KEYS = ["\x11", "\x03"]  # Ctrl+Q, Ctrl+C
 CLOSE = "\x1b\x1b[I"  # Escape, as a terminal sends it when typed on its own
 
@@ -243,6 +245,7 @@ def make_burst(
                 token = rng.choice(JUNK)
                 out.append(token)
                 arrivals.arrive(token, now)  # Shift+1 is the key 1: a game key too
+                helped |= token == NAMES_KEY  # the names box takes the keys after it
             continue
         pos = sim.position
         legal = [a for p in PLAYERS for a in sim.legal_actions(p) if _keyable(pos, a)]
@@ -341,8 +344,9 @@ async def storm(seed: int, options: Options, bursts: list[tuple[int, int, int, f
                 repeats = sum(d.message == "repeat" for d in new)
                 assert repeats == arrivals.repeats, (where, repeats, arrivals.repeats)
                 SEEN["repeats"] += repeats
-            for _ in range(2):  # help, and the key setup screen that F3 opens from it
-                if isinstance(app.screen, HelpScreen | KeySetupScreen):
+            # help, the key setup screen that F3 opens from it, the names box (F4)
+            for _ in range(2):
+                if isinstance(app.screen, HelpScreen | KeySetupScreen | NamesScreen):
                     await feed.send(pilot, CLOSE)
             assert isinstance(app.screen, GameScreen), f"{where}: {app.screen}"
             arrivals.sync(before, list(table.decisions)[n:])

@@ -68,6 +68,17 @@ def test_stats_table_and_history_list_print(
     assert "BO v hard" in out and out.count(" v ") == 2
 
 
+def test_a_name_with_markup_prints_as_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    stored_match(path, 2, ("hard", "hard"), names=("[b]ANN[/b]", "[red]BO"))
+    assert cli.main(["history", "--db", str(path)]) == 0
+    assert "[b]ANN[/b] v [red]BO" in capsys.readouterr().out
+    assert cli.main(["stats", "--db", str(path), "--player", "[red]BO"]) == 0
+    assert "[red]BO" in capsys.readouterr().out
+
+
 def test_export_writes_a_record_that_replays(
     history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -28,6 +28,7 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
+from spit_tui.app.banner import opening
 from spit_tui.app.screens import (
     MIN_H,
     MIN_W,
@@ -39,8 +40,9 @@ from spit_tui.app.screens import (
 from spit_tui.app.signals import end_on_signals, owns_terminal, watch_continue
 from spit_tui.app.status import HeaderBar
 from spit_tui.clock import GameClock, RealClock, VirtualClock
-from spit_tui.engine import Game, Options, Phase, Position, Record
+from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
+from spit_tui.names import Given, remember, seat_names
 from spit_tui.store.records import fresh_seed, record_of, save_record
 from spit_tui.table import Table
 
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 
 TICK_S = 0.25  # redraws the running clocks; timed events get their own wake-up
 NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new game
+NAMES_KEY, NAMES_KEY_LABEL = "f4", "F4"  # on the opening banner: the players' names
 
 
 class SpitApp(App[None]):
@@ -62,9 +65,11 @@ class SpitApp(App[None]):
         Binding("f1,backspace", "help", "help", show=False, priority=True),
         Binding("ctrl+z", "suspend_process", "suspend", show=False, priority=True),
         Binding("enter", "new_game", "new game", show=False),
+        Binding(NAMES_KEY, "names", "names", show=False),
         Binding("f5", "resume_stopped", "resume", show=False),
     ]
     resume_asked = False  # F5 on the opening banner: the command line resumes the stopped game
+    startup_note: str | None = None  # one line to show once the board is up
 
     def __init__(
         self,
@@ -75,6 +80,7 @@ class SpitApp(App[None]):
         table: Table | None = None,
         clock: GameClock | None = None,
         on_table: Callable[[Table], None] | None = None,
+        names: Given = (None, None),
     ) -> None:
         """Start a game (or show `table`, if given).
 
@@ -82,6 +88,7 @@ class SpitApp(App[None]):
         by real time (step a VirtualClock yourself). `on_table` is called once
         with the Table before the first frame: the seam for computer players,
         which schedule on `table.clock` and call `table.submit(action, "bot")`.
+        `names`: the players' names (spit_tui.names), None for a seat's default.
         """
         super().__init__()
         if self.no_color:
@@ -104,7 +111,10 @@ class SpitApp(App[None]):
             game = Game(options=self.options, seed=seed, position=position)
             self.table = Table(game, self.clock)
         self.real_time = isinstance(self.clock, RealClock)
-        self.game_screen = GameScreen(self.table)
+        self.given_names: Given = names  # the names people chose (None: the seat's default)
+        if any(names):
+            self.reseat()
+        self.game_screen = GameScreen(self.table, names_key=NAMES_KEY_LABEL)
         self.table.listeners.append(self._on_change)
         if on_table is not None:
             on_table(self.table)
@@ -122,7 +132,58 @@ class SpitApp(App[None]):
         the game in play is saved when the app ends, and a history that turns
         itself off is said on screen."""
         self.history = writer
+        writer.names = self.stored_names()
         writer.attach(self.table)
+
+    # -- names ------------------------------------------------------------------------
+
+    def board_names(self) -> tuple[str, str]:
+        """The names the board, banner and feed show."""
+        return seat_names(self.given_names)
+
+    def stored_names(self) -> tuple[str, str]:
+        """The names the history stores the games under (the stats are per name)."""
+        return seat_names(self.given_names, self.computer_levels())
+
+    def computer_levels(self) -> dict[Player, str]:
+        """The level of each half the computer plays ("hard", "auto"): none here."""
+        return {}
+
+    def reseat(self) -> None:
+        """Tell the table (and the history) the names as they are now."""
+        self.table.seat(self.board_names())
+        if self.history is not None:
+            self.history.names = self.stored_names()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In the names box, Backspace (and F1) belong to the box: not help."""
+        in_box = bool(self.screen_stack) and self.screen.id == "names"
+        return not (action == "help" and in_box)
+
+    def action_names(self) -> None:
+        """F4: the names box, on a game's first banner only (elsewhere the header says so)."""
+        from spit_tui.app.namescreen import NamesScreen  # loaded on first use
+
+        if self.screen is not self.game_screen:
+            return
+        if not opening(self.table):
+            header = self.game_screen.query_one("#header", HeaderBar)
+            header.show_hint(f"{NAMES_KEY_LABEL}: names change on a game's first banner")
+            return
+        seats = tuple(p for p in PLAYERS if self.table.computer_level(p) is None)
+        self.push_screen(NamesScreen(self.given_names, seats), self.change_names)
+
+    def change_names(self, given: Given | None) -> None:
+        """New names (None: kept as they were): shown and stored from now on, the
+        game in play too (nothing of it is stored before its first round ends),
+        and remembered for next time."""
+        if given is None:
+            return
+        self.given_names = given
+        self.reseat()
+        problem = remember(given)
+        if problem is not None:
+            self.notify(problem, severity="warning", timeout=8)
 
     def _poll_history(self) -> None:
         """Show what the history's worker has for the screen: the game-over
@@ -218,6 +279,9 @@ class SpitApp(App[None]):
         self.call_after_refresh(self._check_size)
         if self.first_run:
             self.call_after_refresh(self._ask_keyboard)
+        if self.startup_note:
+            note = self.startup_note
+            self.call_after_refresh(lambda: self.notify(note, severity="warning", timeout=10))
 
     def _ask_keyboard(self) -> None:
         """The first-run check: which keyboard is this (only when nothing chose)."""

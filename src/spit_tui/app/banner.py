@@ -75,8 +75,18 @@ def summary_lines(end: RoundEnd, table: Table) -> list[Text]:
     return [first, second, played_line(table)]
 
 
-def banner(table: Table) -> tuple[str, list[Text]]:
-    """The banner's CSS class and lines for the table's current state."""
+def opening(table: Table) -> bool:
+    """The game's first banner: round 1, nobody has spat yet."""
+    pos = table.position
+    return (
+        pos.round == 1 and pos.phase is Phase.SPIT and not any(pos.piles)
+        and table.last_round is None and not table.counting_down
+    )
+
+
+def banner(table: Table, names_key: str = "") -> tuple[str, list[Text]]:
+    """The banner's CSS class and lines for the table's current state;
+    `names_key` (the key that changes the names) is offered on the opening one."""
     pos = table.position
     game = table.game
     away = table.away
@@ -138,6 +148,8 @@ def banner(table: Table) -> tuple[str, list[Text]]:
                 else:
                     lines.append(Text(f"Single pile: {short} no spit cards; both rows play on it."))
             lines.append(_ready_line(table, tuple(PLAYERS)))
+            if names_key and opening(table):
+                lines.append(Text(f"{names_key}: change the players' names", WAIT))
             return "spit", lines
         if table.stuck_shown:
             return "spit", [
@@ -153,25 +165,29 @@ def banner(table: Table) -> tuple[str, list[Text]]:
 
 
 class Banner(TableView):
-    """The phase banner (a few lines under the header)."""
+    """The phase banner (a few lines under the header). `names_key`: the key
+    the opening banner offers for the players' names ("" for none)."""
+
+    names_key = ""
 
     def state(self) -> object:
         t = self.table
         cd = round(t.countdown_left() * 10) if t.counting_down else -1
         return (t.position.phase, t.position.round, t.ready_flags(), t.stuck_shown, cd,
-                t.last_round, bool(any(t.position.piles)), t.away, t.away_hint, t.shown.offer)
+                t.last_round, bool(any(t.position.piles)), t.away, t.away_hint, t.shown.offer,
+                t.names)
 
     def sync(self) -> None:
         s = self.state()
         if s != self._state:
             self._state = s
-            kind = banner(self.table)[0]
+            kind = banner(self.table, self.names_key)[0]
             for k in ("over", "countdown", "slap", "spit", "play", "waiting"):
                 self.set_class(k == kind, f"-{k}")
             self.refresh()
 
     def render(self) -> Text:
-        _, lines = banner(self.table)
+        _, lines = banner(self.table, self.names_key)
         for line in lines:
             line.justify = "center"
         return Text("\n", justify="center").join(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -107,14 +108,15 @@ def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ..
     back = base + BACK
     total = side.total
     spit = len(side.spit)
-    head: list[Segment] = [
-        Segment(name, name_style),
-        Segment(f"  {total} card{'' if total == 1 else 's'} · ", plain),
-    ]
+    head: list[Segment] = [Segment(f"  {total} card{'' if total == 1 else 's'} · ", plain)]
     if spit:
         head += [Segment("▒", back), Segment(f"{spit} spit", plain)]
     else:
         head.append(Segment("0 spit", dim))
+    room = SIDE_W - sum(seg.cell_length for seg in head)
+    if cell_len(name) > room:  # a long name: cut, so the counts stay on the line
+        name = set_cell_size(name, room - 1) + "…"
+    head.insert(0, Segment(name, name_style))
     width = sum(seg.cell_length for seg in head)
     pad = _pad(SIDE_W - width, base)
     lines: list[Line] = [pad + tuple(head) if right else tuple(head) + pad]

@@ -19,6 +19,7 @@ from textual import events
 from textual.binding import Binding
 
 from spit_tui.app import SpitApp
+from spit_tui.app.views import YOU
 from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
 from spit_tui.players.auto import AUTO, AutoLevel
@@ -28,6 +29,7 @@ from spit_tui.players.level import Level
 from spit_tui.store.records import fresh_seed
 from spit_tui.table import Table
 
+COMPUTER = "COMPUTER"  # the name on the computer's half (its level shows beside it)
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
 # The app's own keys (quit, help, suspend: its priority bindings) keep their
 # meaning in the demo; every other key ends it. Read off the bindings, so a key
@@ -75,11 +77,32 @@ class ComputerApp(SpitApp):
         name = self.computer[p].name
         return f"auto ({name})" if p in self.auto_seats else name
 
+    def board_names(self) -> tuple[str, str]:
+        """COMPUTER for its half (its level shows beside), and the person's
+        name, or YOU: then the words speak to them ("You win")."""
+        if not self.computer or self.demo:
+            return super().board_names()
+        names = [
+            COMPUTER if p in self.computer else (self.given_names[p] or YOU) for p in PLAYERS
+        ]
+        return names[0], names[1]
+
+    def computer_levels(self) -> dict[Player, str]:
+        """Its level for each half it plays: against the computer, its level is
+        its name in the history ("computer (hard)"; "auto" for --level auto)."""
+        return {p: AUTO if p in self.auto_seats else lv.name for p, lv in self.computer.items()}
+
+    def reseat(self) -> None:
+        if self.demo:  # the demo's halves stay LEFT and RIGHT
+            return
+        levels = {p: self._level_words(p) for p in self.computer}
+        self.table.seat(self.board_names(), computer=levels)
+        if self.history is not None:
+            self.history.names = self.stored_names()
+
     def _seat(self, table: Table) -> None:
         if self.computer and not self.demo:
-            names = ["COMPUTER" if p in self.computer else "YOU" for p in PLAYERS]
-            levels = {p: self._level_words(p) for p in self.computer}
-            table.seat((names[0], names[1]), computer=levels)
+            self.reseat()
         for p in sorted(self.computer):
             rng = random.Random(self._bot_rng.getrandbits(64))
             bot = Bot(table, p, self.computer[p], rng=rng)
@@ -117,9 +140,7 @@ class ComputerApp(SpitApp):
     def _auto_moved(self, rung: int, step: int) -> None:
         for p in self.auto_seats:
             self.computer[p] = LADDER[rung - 1]
-        if not self.demo:
-            levels = {p: self._level_words(p) for p in self.computer}
-            self.table.seat(self.table.names, computer=levels)
+        self.reseat()
         way = "up" if step > 0 else "down"
         self.notify(f"The computer moves {way} to level {rung} for the next round.", timeout=5)
 
@@ -164,6 +185,7 @@ class ComputerApp(SpitApp):
             bot.detach()
         self.bots.clear()
         self.computer = {}
+        self.reseat()  # the people's names, where the demo showed LEFT and RIGHT
         self.clear_notifications()
         seed = fresh_seed() if self.seed is None else self.seed
         self.table.new_game(Game(options=self.options, seed=seed))

@@ -61,9 +61,10 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.covered = covered
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, names_key: str = "") -> None:
         super().__init__(id="game")
         self.table = table
+        self.names_key = names_key  # offered on the opening banner ("" for none)
         self.views: list[TableView] = []
 
     def shown_table(self) -> Table | None:
@@ -71,7 +72,9 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.table, id="header")
-        yield Banner(self.table, id="banner")
+        banner = Banner(self.table, id="banner")
+        banner.names_key = self.names_key
+        yield banner
         yield BoardView(self.table, id="board", classes="board")
         yield Scoreboard(self.table, id="scoreboard")
 

@@ -73,7 +73,7 @@ class Scoreboard(TableView):
 
     def state(self) -> object:
         t = self.table
-        return (len(t.rounds), t.position.scores, t.game.options.variant)
+        return (len(t.rounds), t.position.scores, t.game.options.variant, t.names)
 
     def render(self) -> Text:
         t = self.table

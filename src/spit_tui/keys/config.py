@@ -13,10 +13,7 @@ failure never leaves a damaged file behind.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,7 +21,7 @@ from typing import Any, NamedTuple
 
 from spit_tui.engine import Player
 from spit_tui.keys.layout import DEFAULT, ROW_NAMES, Layout, preset, preset_names
-from spit_tui.paths import config_dir
+from spit_tui.paths import config_dir, write_whole
 
 FILE_NAME = "keys.toml"
 HALVES = {"left": Player.LEFT, "right": Player.RIGHT}
@@ -169,17 +166,7 @@ def save(layout: Layout, path: Path | None = None) -> Path:
     """Write `layout` as a config file, whole or not at all (OSError on failure)."""
     path = default_path() if path is None else path
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".keys-", suffix=".toml", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(render(layout))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_whole(path, render(layout))
     return path
 
 

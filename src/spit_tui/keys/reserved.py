@@ -26,6 +26,7 @@ RESERVED: tuple[Reserved, ...] = (
     Reserved(("pageup", "pagedown"), "PgUp / PgDn", "help pages"),
     Reserved(("f2",), "F2", "on the key page: save the game record"),
     Reserved(("f3",), "F3", "in help: set up your own keys"),
+    Reserved(("f4",), "F4", "on a game's first banner: the players' names"),
     Reserved(("f5",), "F5", "on the opening banner: resume the last game quit in play"),
     Reserved(("space",), "Space", "(kept free)"),
 )

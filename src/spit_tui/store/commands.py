@@ -103,9 +103,10 @@ def stats_main(argv: list[str]) -> int:
 def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text  # names as typed: a name is never markup
 
     title = "spit-tui stats" + (f" · {player} against {vs}" if player and vs else "")
-    t = Table(title=title)
+    t = Table(title=Text(title))
     for col, just in (
         ("player", "left"), ("games", "right"), ("wins", "right"), ("win rate (95%)", "right"),
         ("streak", "right"), ("best", "right"), ("cards/min", "right"),
@@ -117,7 +118,7 @@ def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None)
         lo, hi = s.interval
         marks = "".join("W" if w else "·" for w in s.last_won)
         t.add_row(
-            s.name, str(s.games), str(s.wins),
+            Text(s.name), str(s.games), str(s.wins),
             f"{s.win_rate:.0%} ({lo:.0%}-{hi:.0%})", str(s.streak), str(s.best_streak),
             f"{s.cards_per_minute:.1f}",
             "-" if s.median_reaction_s is None else f"{s.median_reaction_s:.2f} s",
@@ -150,6 +151,7 @@ def history_main(argv: list[str]) -> int:
         conn.close()
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text  # names as typed: a name is never markup
 
     t = Table(title="spit-tui history")
     for col in ("id", "date", "players", "result", "length", "rounds", "variant"):
@@ -163,10 +165,14 @@ def history_main(argv: list[str]) -> int:
             outcome = "-"
         date = str(started).replace("T", " ")[:16]
         t.add_row(
-            str(gid), date, f"{left} v {right}", outcome, _mmss(secs), str(rounds), variant
+            str(gid), date, Text(f"{left} v {right}"), Text(outcome), _mmss(secs), str(rounds),
+            variant,
         )
     if games:
-        Console().print(t)
+        console = Console()
+        if not console.is_terminal:  # piped: the whole row, as on a wide terminal
+            console = Console(width=160)
+        console.print(t)
     else:
         write_out("No games stored yet.\n")
     return 0

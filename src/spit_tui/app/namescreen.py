@@ -1,0 +1,78 @@
+"""F4 on the opening banner: the players' names, typed in a small box over the
+board. The game waits underneath (the board is covered), and nothing waits
+for this box: the round starts as soon as both say spit, named or not.
+
+The box only edits: it returns the names, and the app gives them to its
+table and history and remembers them (spit_tui.names). Names show as typed: the views
+draw them as plain text, never as markup.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from spit_tui.app.views import PLAYER_STYLES
+from spit_tui.engine import PLAYERS, Player
+from spit_tui.names import DEFAULT_NAMES, MAX_CELLS, Given, name_problem, same_names_problem
+
+
+class NamesScreen(ModalScreen[Given | None]):
+    """Each person's name (a seat the computer plays has no box). Enter keeps
+    them, Esc goes back with the names as they were; an empty box is the
+    seat's default name (LEFT, RIGHT)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "back", show=False),
+    ]
+
+    def __init__(self, given: Given, seats: tuple[Player, ...] = PLAYERS) -> None:
+        super().__init__(id="names")
+        self.given = given
+        self.seats = seats
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="names-box"):
+            yield Static(Text("Players' names", "bold"), id="names-title")
+            for p in self.seats:
+                yield Label(Text(f"{p.label} half", PLAYER_STYLES[p]))
+                yield Input(
+                    value=self.given[p] or "",
+                    placeholder=DEFAULT_NAMES[p],
+                    max_length=MAX_CELLS,
+                    id=f"name-{p.letter}",
+                )
+            yield Static(id="names-problem")
+            tab = (("Tab", "bold"), ": next  ·  ") if len(self.seats) > 1 else ()
+            keys = Text.assemble(
+                ("Enter", "bold"), ": keep  ·  ", *tab, ("Esc", "bold"), ": back", style="dim"
+            )
+            yield Static(keys, id="names-keys")
+
+    def chosen(self) -> Given | str:
+        """The names in the boxes, or why they cannot be kept."""
+        out: list[str | None] = list(self.given)
+        for p in self.seats:
+            text = self.query_one(f"#name-{p.letter}", Input).value.strip()
+            if text:
+                problem = name_problem(text)
+                if problem is not None:
+                    return f"{p.label}: {problem}"
+            out[p] = text or None
+        shown = tuple(n or DEFAULT_NAMES[i] for i, n in enumerate(out))
+        problem = same_names_problem((shown[0], shown[1]))
+        return problem if problem is not None else (out[0], out[1])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        result = self.chosen()
+        if isinstance(result, str):
+            self.query_one("#names-problem", Static).update(Text(result, "bold red"))
+        else:
+            self.dismiss(result)

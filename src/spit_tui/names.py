@@ -1,0 +1,156 @@
+"""The players' names: what a name may be, the names each seat shows and is
+stored under, and the names remembered between runs (players.toml in the
+user config directory).
+
+    --left-name ANN --right-name BO   used now and remembered for next time
+    F4 on the opening banner          change them (remembered too)
+
+A name is at most MAX_CELLS terminal cells of printable text, without quotes
+or backslashes (a record's tags quote it). The views draw names as plain
+text, never as markup, so "[b]x" shows as typed. LEFT and RIGHT are the
+names of a seat nobody named; against the computer, its level is its name.
+
+The file is written whole or not at all (a temporary file renamed over it),
+so a failure never leaves a damaged file; a file that cannot be read or
+makes no sense gives one line, and the defaults.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from rich.cells import cell_len
+
+from spit_tui.engine import Player
+from spit_tui.paths import config_dir, write_whole
+
+MAX_CELLS = 16
+DEFAULT_NAMES = ("LEFT", "RIGHT")
+FILE_NAME = "players.toml"
+MAX_FILE_BYTES = 4096
+_KEYS = ("left", "right")
+
+Given = tuple[str | None, str | None]  # a name per seat, None: nobody named it
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name, or None."""
+    if not name.strip():
+        return "a name needs at least one letter"
+    if any(not ch.isprintable() or ch in '"\\' for ch in name):
+        return "a name has no quotes, backslashes or control characters"
+    if cell_len(name.strip()) > MAX_CELLS:
+        return f"a name has at most {MAX_CELLS} characters"
+    return None
+
+
+def computer_name(level: str) -> str:
+    """The computer's name: its level, e.g. "computer (hard)"."""
+    return f"computer ({level})"
+
+
+def seat_names(given: Given, computer: Mapping[Player, str] | None = None) -> tuple[str, str]:
+    """Each seat's name: the computer's level, the name given, or LEFT/RIGHT."""
+    computer = computer or {}
+    out = []
+    for p in Player:
+        if p in computer:
+            out.append(computer_name(computer[p]))
+        else:
+            out.append((given[p] or DEFAULT_NAMES[p]).strip())
+    return out[0], out[1]
+
+
+def same_names_problem(names: tuple[str, str]) -> str | None:
+    """Two seats with one name would share one record in the stats."""
+    if names[0].casefold() == names[1].casefold():
+        return f"both players are called {names[0]}: give them different names"
+    return None
+
+
+def default_path() -> Path:
+    return config_dir() / FILE_NAME
+
+
+class Remembered(NamedTuple):
+    names: Given
+    problem: str | None  # one line when the file could not be used (then no names)
+
+
+def load(path: Path | None = None) -> Remembered:
+    """The names remembered last time (None for a seat nobody named). A missing
+    file is no names; a bad one is one line and no names."""
+    path = default_path() if path is None else path
+    where = f"the remembered names ({path.name})"
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        return Remembered((None, None), None)
+    except OSError as e:
+        return Remembered((None, None), f"{where}: cannot read: {e.strerror or e}; using none")
+    if len(data) > MAX_FILE_BYTES:
+        return Remembered((None, None), f"{where}: too big to be a names file; using none")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return Remembered((None, None), f"{where}: not a names file (bad TOML); using none")
+    out: list[str | None] = []
+    for key in _KEYS:
+        value = table.get(key)
+        if value is None:
+            out.append(None)
+            continue
+        problem = name_problem(value) if isinstance(value, str) else "a name is text"
+        if problem is not None:
+            return Remembered((None, None), f"{where}: {key}: {problem}; using none")
+        out.append(value.strip())
+    return Remembered((out[0], out[1]), None)
+
+
+def render(names: Given) -> str:
+    lines = ["# The players' names, remembered by spit-tui (F4 on the opening banner changes them)"]
+    for key, name in zip(_KEYS, names, strict=True):
+        if name is not None:
+            lines.append(f'{key} = "{name}"')  # name_problem: no quotes, no backslashes
+    return "\n".join(lines) + "\n"
+
+
+def save(names: Given, path: Path | None = None) -> Path:
+    """Remember `names`, the file written whole or not at all (OSError on failure)."""
+    for name in names:
+        if name is not None and name_problem(name) is not None:
+            raise ValueError(f"not a name: {name!r}")
+    path = default_path() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_whole(path, render(names))
+    return path
+
+
+def choose(given: Given, path: Path | None = None) -> tuple[Given, str | None]:
+    """The names for this run: each seat's name given now, else the one
+    remembered; names given now are remembered for next time. Also one line
+    to show when the file could not be read or written (the game starts anyway)."""
+    remembered = load(path)
+    note = remembered.problem
+    out = [g or r for g, r in zip(given, remembered.names, strict=True)]
+    for p in Player:  # a name remembered for one seat and given now to the other
+        mine, theirs = out[p], given[p.other]
+        if given[p] is None and mine and theirs and mine.casefold() == theirs.casefold():
+            out[p] = None
+    chosen = (out[0], out[1])
+    if any(given) and chosen != remembered.names:
+        note = remember(chosen, path) or note
+    return chosen, note
+
+
+def remember(names: Given, path: Path | None = None) -> str | None:
+    """Save `names` for next time; one line if that failed (they are used all the same)."""
+    try:
+        save(names, path)
+    except OSError as e:
+        return f"the names are used, but could not be remembered: {e.strerror or e}"
+    return None

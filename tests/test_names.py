@@ -1,0 +1,141 @@
+"""The players' names: what a name may be, and the names remembered between
+runs (players.toml in the user config directory): written whole or not at
+all, and a bad file is one line and the defaults."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from spit_tui import names
+from spit_tui.engine import Player
+from spit_tui.names import choose, load, name_problem, save, seat_names
+
+
+def test_a_name_is_short_printable_text_without_quotes() -> None:
+    assert name_problem("ANN") is None
+    assert name_problem("[b]BO[/b]") is None  # allowed: it is shown as typed
+    assert name_problem("Zoë 日本") is None
+    for bad in ("", "   ", "A\x1b[31m", "tab\there", 'say "hi"', "back\\slash", "x" * 17):
+        assert name_problem(bad) is not None, bad
+    assert name_problem("日" * 8) is None and name_problem("日" * 9) is not None  # cells
+
+
+def test_seat_names_default_to_left_and_right_and_the_computer_is_its_level() -> None:
+    assert seat_names((None, None)) == ("LEFT", "RIGHT")
+    assert seat_names(("ANN", None)) == ("ANN", "RIGHT")
+    assert seat_names(("ANN", "BO"), {Player.RIGHT: "hard"}) == ("ANN", "computer (hard)")
+
+
+def test_saved_names_are_loaded_next_time(tmp_path: Path) -> None:
+    path = tmp_path / "cfg" / "players.toml"
+    assert load(path) == ((None, None), None)  # nothing remembered yet
+    save(("ANN", "[b]BO[/b]"), path)
+    assert load(path) == (("ANN", "[b]BO[/b]"), None)
+    save((None, "BO"), path)
+    assert load(path) == ((None, "BO"), None)
+
+
+def test_the_default_file_is_in_the_user_config_dir(user_dirs: Path) -> None:
+    save(("ANN", None))
+    assert (user_dirs / "xdg_config_home" / "spit-tui" / "players.toml").is_file()
+    assert load().names == ("ANN", None)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        os.urandom(300),
+        b"left = \"ANN\n",  # broken TOML
+        b"left = 7\n",
+        b'left = "A\\u001b[31m"\n',  # a control character
+        b'right = "' + b"x" * 40 + b'"\n',
+        b"x" * 10_000,
+    ],
+    ids=["random", "bad_toml", "not_text", "control", "too_long", "too_big"],
+)
+def test_a_bad_file_is_one_line_and_no_names(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "players.toml"
+    path.write_bytes(content)
+    remembered = load(path)
+    assert remembered.names == (None, None)
+    assert remembered.problem is not None and "\n" not in remembered.problem
+    assert "players.toml" in remembered.problem
+    assert path.read_bytes() == content  # left as it was
+
+
+def test_names_given_now_win_and_are_remembered(tmp_path: Path) -> None:
+    path = tmp_path / "players.toml"
+    assert choose(("ANN", None), path) == (("ANN", None), None)
+    assert choose((None, None), path) == (("ANN", None), None)  # remembered
+    assert choose((None, "BO"), path) == (("ANN", "BO"), None)  # the other seat kept
+    # the remembered left name given now to the right: the left is the default again
+    assert choose((None, "ann"), path) == ((None, "ann"), None)
+    assert load(path).names == (None, "ann")
+
+
+def test_a_failed_save_leaves_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = save(("ANN", "BO"), tmp_path / "players.toml")
+    before = path.read_bytes()
+
+    def boom(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", boom)
+    chosen, note = choose(("CY", None), path)
+    assert chosen == ("CY", "BO")  # used this run all the same
+    assert note is not None and "No space left" in note and "\n" not in note
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["players.toml"]
+
+
+def test_a_read_only_folder_is_one_line_and_the_names_are_used(tmp_path: Path) -> None:
+    folder = tmp_path / "cfg"
+    path = save(("ANN", "BO"), folder / "players.toml")
+    before = path.read_bytes()
+    root = os.geteuid() == 0  # root ignores modes: an immutable folder instead
+    if root and subprocess.run(["chattr", "+i", str(folder)], check=False).returncode != 0:
+        pytest.skip("cannot make a folder immutable here")
+    if not root:
+        folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        chosen, note = choose(("CY", None), path)
+    finally:
+        if root:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(stat.S_IRWXU)
+    assert chosen == ("CY", "BO") and note is not None and "remembered" in note
+    assert path.read_bytes() == before
+    assert [p.name for p in folder.iterdir()] == ["players.toml"]
+
+
+def test_a_folder_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "cfg"
+    blocker.write_text("")
+    chosen, note = choose(("CY", None), blocker / "players.toml")
+    assert chosen == ("CY", None) and note is not None and "\n" not in note
+    assert blocker.read_text() == ""
+
+
+def test_render_cannot_be_given_a_bad_name(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        save(('a"b', None), tmp_path / "p.toml")
+    assert not (tmp_path / "p.toml").exists()
+    assert names.MAX_CELLS == 16
+
+
+def test_the_same_name_for_both_seats_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from spit_tui import cli
+
+    assert cli.main(["--left-name", "Ann", "--right-name", "ann"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "different names" in err
+    assert load().names == (None, None)  # nothing remembered from a refused start
