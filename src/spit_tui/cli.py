@@ -535,8 +535,9 @@ def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
     history = open_history(args.db, enabled=not (args.no_history or args.demo))
     if history is None:
         return
+    history.names = app.stored_names()  # F4 changes them later through the app
     history.tags = computer_tag(app.computer_levels())
-    app.attach_history(history)  # under the app's stored names
+    app.attach_history(history)
 
 
 def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:

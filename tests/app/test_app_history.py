@@ -33,8 +33,10 @@ async def test_a_damaged_history_is_said_on_screen_and_the_game_plays_on(tmp_pat
 
 async def test_quitting_stores_the_game_in_play_unfinished(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite3"
-    app = make_app(seed=3, names=("ANN", "BO"))
-    app.attach_history(HistoryWriter(path, threaded=False))  # under the app's names
+    app = make_app(seed=3)
+    writer = HistoryWriter(path, threaded=False)
+    writer.names = ("ANN", "BO")
+    app.attach_history(writer)
     async with app.run_test(size=(100, 30)) as pilot:
         await advance(pilot, 0.5)
         await press(pilot, [key_for_action(Ready(p)) for p in Player])
@@ -52,8 +54,9 @@ async def test_the_game_over_screen_shows_the_games_figures_beside_the_records(
 ) -> None:
     path = tmp_path / "h.sqlite3"
     for n in range(2):
-        app = make_app(OVER, names=("ANN", "BO"))
+        app = make_app(OVER)
         writer = HistoryWriter(path, threaded=False)
+        writer.names = ("ANN", "BO")
         app.attach_history(writer)
         async with app.run_test(size=(100, 30)) as pilot:
             await advance(pilot, 5.0 if n == 0 else 2.0)

@@ -22,6 +22,7 @@ from spit_tui.store.history import HistoryWriter
 async def test_f4_on_the_opening_banner_changes_the_names_everywhere(tmp_path: Path) -> None:
     app = make_app(seed=1, names=("ANN", "BO"))
     writer = HistoryWriter(tmp_path / "h.sqlite3", threaded=False)
+    writer.names = app.stored_names()  # as the command line does
     app.attach_history(writer)
     async with app.run_test(size=(100, 30)) as pilot:
         assert "F4: change the players' names" in app.query_one(Banner).render().plain
@@ -73,7 +74,7 @@ async def test_against_the_computer_only_the_person_has_a_box_and_its_level_is_i
     writer = HistoryWriter(tmp_path / "h.sqlite3", threaded=False)
     app.attach_history(writer)
     assert app.table.names == ("ANN", "COMPUTER")
-    assert writer.names == ("ANN", "computer (hard)")  # the stats know it by its level
+    assert app.stored_names() == ("ANN", "computer (hard)")  # the stats know it by its level
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("f4")
         assert isinstance(app.screen, NamesScreen)

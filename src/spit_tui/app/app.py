@@ -132,7 +132,6 @@ class SpitApp(App[None]):
         the game in play is saved when the app ends, and a history that turns
         itself off is said on screen."""
         self.history = writer
-        writer.names = self.stored_names()
         writer.attach(self.table)
 
     # -- names ------------------------------------------------------------------------
