@@ -115,8 +115,9 @@ def _join_problem(rest: list[str]) -> str | None:
 
 def game_command(game: list[str]) -> str:
     """The shell command textual-serve runs for each page (quoted: it goes
-    through a shell)."""
-    return shlex.join([sys.executable, "-m", "spit_tui", *game])
+    through a shell; `exec`: the shell becomes the game, so signals and the
+    exit status are the game's own)."""
+    return "exec " + shlex.join([sys.executable, "-m", "spit_tui", *game])
 
 
 def listen(port: int) -> socket.socket:
@@ -203,18 +204,17 @@ class GameServer(Server):
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop, sig)
-        try:
-            web.run_app(
-                self._make_app(),
-                sock=self.sock,
-                handle_signals=False,
-                loop=loop,
-                print=None,
-                shutdown_timeout=SHUTDOWN_S,
-            )
-        finally:
-            with contextlib.suppress(Exception):
-                loop.close()
+        # The loop is left open when this returns: a game that is still quitting
+        # reports its exit to it (asyncio's child watcher), and a closed loop would
+        # log a warning for each; the process ends right after.
+        web.run_app(
+            self._make_app(),
+            sock=self.sock,
+            handle_signals=False,
+            loop=loop,
+            print=None,
+            shutdown_timeout=SHUTDOWN_S,
+        )
 
 
 def main(argv: list[str]) -> int:
