@@ -26,7 +26,7 @@ def fairness(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     try:
         import fairness as module
 
-        monkeypatch.setattr(module, "WARM_S", 1.5)  # six pings a seat: enough to hold right
+        monkeypatch.setattr(module, "WARM_S", 2.0)  # four pings a seat: enough to hold right
         yield module
     finally:
         sys.path.remove(str(BENCH))

@@ -56,7 +56,7 @@ def test_the_host_measures_each_seat_and_the_views_show_both_pings() -> None:
     sim = SimRoom((NEAR, FAR), JITTER)
     sim.clock.advance(10.0)
     left, right = (sim.room.seats[p].rtt for p in Player)
-    assert left.samples > 30 and right.samples > 30
+    assert left.samples >= 15 and right.samples >= 15
     # the near link's jitter is clamped at 0 s, so its mean is a little over 5 ms
     assert left.srtt == pytest.approx(0.011, abs=0.004)
     assert right.srtt == pytest.approx(0.160, abs=0.006)

@@ -13,6 +13,7 @@ from spit_tui.engine import Player
 from spit_tui.net.client import Client, JoinRefused
 from spit_tui.net.host import Host, Timings
 from spit_tui.net.protocol import encode, read_frame
+from spit_tui.players.keymap import Row
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
 
@@ -71,3 +72,19 @@ async def test_a_full_host_makes_no_room_and_an_unused_room_expires(host: Host) 
     await Client.join("127.0.0.1", host.port, taken.code)
     host._expire(taken)  # someone sat down: it stays
     assert taken.code in host.lobby.rooms
+
+
+async def test_every_key_is_answered_by_a_view_that_counts_it(host: Host) -> None:
+    code = await Client.new_room("127.0.0.1", host.port)
+    left = await Client.join("127.0.0.1", host.port, code)
+    right = await Client.join("127.0.0.1", host.port, code)
+    for _ in range(3):  # in the spit phase a play key means nothing: refused, table unchanged
+        left.press(Row.FILL, 4)
+        await asyncio.sleep(0.1)  # apart, so no key is a repeat
+    async with asyncio.timeout(5.0):
+        while left.latest is None or left.latest.heard < 3:
+            await left.changed(1.0)
+    assert left.latest.heard == 3
+    assert right.latest is not None and right.latest.heard == 0
+    await left.close()
+    await right.close()

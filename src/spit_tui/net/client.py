@@ -32,7 +32,7 @@ from .protocol import (
     intent,
     read_frame,
 )
-from .seatview import SEAT_NAMES, RemoteView, read_view
+from .seatview import SEAT_NAMES, RemoteView, Times, read_view
 
 JOIN_S = 5.0  # the host must answer a hello this soon
 PING_S = 2.0  # a ping this often keeps the seat alive and measures the round trip
@@ -251,8 +251,21 @@ async def play_as_bot(
                 if level is not None:
                     delay = level.react.draw(rng)
                 delay = max(delay, shown_at + client.stale_s + 0.02 - loop.time())
-        if action is not None:
-            await asyncio.sleep(delay)
-            client.press(*key_for_action(action))
-        await client.changed(RETRY_S if action is not None else None)
+        if action is None:
+            await client.changed()
+            continue
+        await asyncio.sleep(delay)
+        client.press(*key_for_action(action))
+        # The host answers every key with a view (its `heard` count): decide again
+        # when the table changed, or after RETRY_S if the key changed nothing.
+        before = _gist(client.latest)
+        end = loop.time() + RETRY_S
+        while client.ended is None and await client.changed(max(0.0, end - loop.time())):
+            if _gist(client.latest) != before:
+                break
     return client.latest
+
+
+def _gist(rv: RemoteView | None) -> RemoteView | None:
+    """A view less what changes without a move: the key count, pings and clocks."""
+    return None if rv is None else rv._replace(heard=0, ping=(None, None), times=Times())

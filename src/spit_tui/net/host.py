@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Options
@@ -38,6 +38,7 @@ IDLE_S = 60.0  # a seat that sends nothing (not even a ping) for this long is cl
 WRITE_LIMIT = 256 * 1024  # bytes waiting to go to a client that is not reading
 LINGER_S = 0.5  # after a refusal, how long what the client still sends is read and dropped
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
+PING_SLICES = 10  # the rooms are pinged a tenth at a time
 UNJOINED_S = 600.0  # a room made by `new_room` that no one has sat at by then is dropped
 
 
@@ -115,6 +116,7 @@ class Host:
         self.lobby.on_new_room = self._start_room
         self._room_tasks: dict[str, asyncio.Task[None]] = {}
         self._pinger: asyncio.Task[None] | None = None
+        self._serving: set[asyncio.Task[Any]] = set()  # one task per open connection
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.connections = 0  # ever accepted (tests read it)
@@ -142,13 +144,19 @@ class Host:
         self._pinger = asyncio.get_running_loop().create_task(self._ping_seats())
 
     async def _ping_seats(self) -> None:
-        """Ping every seat of every room, all the time: net.latency holds on it."""
+        """Ping every seat of every room every PING_S, all the time (net.latency
+        holds on it), a slice of the rooms at a time: pinging them all at once
+        would bring every pong back at once, and a key arriving behind that
+        burst would wait for it (benchmarks/scale.py measured it)."""
         loop = asyncio.get_running_loop()
+        k = 0
         while True:
-            await asyncio.sleep(PING_S)
+            await asyncio.sleep(PING_S / PING_SLICES)
             now = loop.time()
-            for room in list(self.lobby.rooms.values()):
-                room.ping(now)
+            k = (k + 1) % PING_SLICES
+            for i, room in enumerate(list(self.lobby.rooms.values())):
+                if i % PING_SLICES == k:
+                    room.ping(now)
 
     def new_room(self) -> Room:
         return self.lobby.new_room()
@@ -230,6 +238,10 @@ class Host:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
         loop = asyncio.get_running_loop()
+        me = asyncio.current_task()
+        if me is not None:
+            self._serving.add(me)
+            me.add_done_callback(self._serving.discard)
         conn = StreamConn(writer)
         session = Session(self.lobby, conn, loop.time())
         try:
@@ -278,6 +290,8 @@ class Host:
             for seat in room.seats.values():
                 if seat.conn is not None:
                     seat.conn.close("the host is stopping")
+        if self._serving:  # let each connection finish its goodbye, not be cut off
+            await asyncio.wait(list(self._serving), timeout=LINGER_S + 1.0)
         if self.server is not None:
             await self.server.wait_closed()
         if self.history is not None:

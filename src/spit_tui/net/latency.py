@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 ALPHA = 1 / 8  # SRTT gain (RFC 6298)
 BETA = 1 / 4  # RTTVAR gain
 HOLD_CAP_S = 0.150  # never hold a seat longer than this, however far the other is
-PING_S = 0.25  # how often the host pings each seat
+PING_S = 0.5  # how often the host pings each seat (SRTT settles in about 8 pings)
 PING_OUTSTANDING = 16  # pings remembered while waiting for their pong
 RTT_MAX_S = 5.0  # a round trip longer than this is not a sample (a stalled link)
 

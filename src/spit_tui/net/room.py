@@ -29,7 +29,7 @@ from typing import Protocol
 from spit_tui.clock import Handle
 from spit_tui.engine import Player
 from spit_tui.players.keymap import Intent, Row
-from spit_tui.table import Table
+from spit_tui.table import Decision, Table
 
 from .latency import Rtt, holds
 from .protocol import VERSION, Message, ProtocolError, check_client_message
@@ -43,7 +43,7 @@ BURST = 80.0  # and at once
 ROOM_RATE = 5.0  # rooms a second the whole host makes for `new_room`, on average
 ROOM_BURST = 50.0  # and at once
 MAX_ROOMS = 1000  # rooms one host holds at most
-PING_SHOW_MS = 3  # a seat's shown ping is resent when it moves by this much
+PING_SHOW_MS = 5  # a seat's shown ping is resent when it moves by this much
 
 
 def new_code() -> str:
@@ -95,6 +95,7 @@ class Seat:
     held: deque[tuple[Handle, Message]] = field(default_factory=deque)  # views being held
     view_due: float = 0.0  # when the last held view goes out: views keep their order
     action_due: float = 0.0  # when the last held action reaches the table: so do actions
+    heard: int = 0  # keys of this connection the table has decided (the view's "heard")
 
 
 @dataclass
@@ -112,6 +113,7 @@ class Room:
 
     def __post_init__(self) -> None:
         self.table.listeners.append(self.flush)
+        self.table.decision_listeners.append(self._heard)
         self._hold()
 
     @property
@@ -150,6 +152,7 @@ class Room:
         seat.conn = conn
         seat.sent = None
         seat.rtt = Rtt()  # a new connection may come from somewhere else
+        seat.heard = 0
         seat.shown_ms = None
         self.table.clock.update()
         self._hold()
@@ -167,6 +170,10 @@ class Room:
             self.flush()
             self.poke()  # the host drops a room whose game is over once both have gone
             self.on_seats()
+
+    def _heard(self, d: Decision) -> None:
+        if d.source == "key":
+            self.seats[d.player].heard += 1
 
     # -- latency equalisation (net.latency) --------------------------------------------
 
@@ -226,7 +233,7 @@ class Room:
         for p, seat in self.seats.items():
             if seat.conn is None:
                 continue
-            msg = seat_view(self.table, p, waiting, pings)
+            msg = seat_view(self.table, p, waiting, pings, seat.heard)
             same = dict(msg, times=None)  # the clocks alone are no change worth sending
             if same == seat.sent:
                 continue

@@ -83,9 +83,12 @@ def seat_view(
     seat: Player,
     waiting: str | None = None,
     ping: tuple[int | None, int | None] = (None, None),
+    heard: int = 0,
 ) -> Message:
     """The message for `seat`: the table as that player may see it, with each
-    seat's ping (its smoothed round trip to the host, ms) as the host measures it."""
+    seat's ping (its smoothed round trip to the host, ms) as the host measures it,
+    and how many of this connection's keys the table has decided (`heard`), so a
+    client knows its key was taken even when it changed nothing on the table."""
     pos = table.position
     v = view_of(
         pos,
@@ -126,6 +129,7 @@ def seat_view(
         "last_round": _round_end(table.last_round),
         "times": _times(table),
         "ping": list(ping),
+        "heard": heard,
     }
 
 
@@ -155,12 +159,13 @@ class RemoteView(NamedTuple):
     last_round: RoundEnd | None = None
     times: Times = Times()
     ping: tuple[int | None, int | None] = (None, None)  # each seat's round trip, ms
+    heard: int = 0  # this connection's keys the table has decided so far
 
 
 VIEW_KEYS = {
     "type", "seat", "phase", "round", "sides", "piles", "manual_flip", "stuck",
     "counting_down", "names", "message", "waiting", "winner", "spitter", "story", "lit",
-    "last_round", "times", "ping",
+    "last_round", "times", "ping", "heard",
 }  # fmt: skip
 FEED_KINDS = ("play", "spit", "slap", "late")
 END_KEYS = {
@@ -336,6 +341,7 @@ def read_view(msg: Message, me: Player) -> RemoteView:
     )
     waiting = msg["waiting"]
     _need(waiting is None or _is_text(waiting), "waiting")
+    _need(_is_int(msg["heard"], 0, 2**53), "heard")
     lit = msg["lit"]
     _need(isinstance(lit, list) and all(_is_int(i, 0, len(piles) - 1) for i in lit), "lit")
     owners, feed, played, trend = _read_story(msg["story"], len(piles))
@@ -367,4 +373,5 @@ def read_view(msg: Message, me: Player) -> RemoteView:
         last_round=_read_end(msg["last_round"]),
         times=_read_times(msg["times"]),
         ping=_read_pings(msg["ping"]),
+        heard=msg["heard"],
     )

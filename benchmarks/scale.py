@@ -1,0 +1,248 @@
+"""Scale (issue 14): one host process, many rooms of two bot clients on loopback.
+
+    python benchmarks/scale.py [--steps 10,25,50,100,150,200] [--window 10] [--json]
+
+The host runs in its own process (this file with --serve: `net.host.Host` on
+127.0.0.1, with the new-room rate limit lifted), so its CPU and memory are its
+own; this process holds every client. Each room is made through the protocol
+(`Client.new_room`), and two bot clients play it at expert speed (the
+ladder's expert hands: players/ladder.py), deciding from their views; a room
+whose game ends is replaced by a new one, so each step keeps N games going.
+
+For each step N it reports the host's CPU per room (share of one core over
+the measuring window), the action round trip (a key press to the first view
+showing a change of the presser's own side or message) at p50/p95, the
+host's memory per room (resident set growth over the empty host, divided by
+the rooms it holds), and the client process's CPU. The run stops after the
+first step whose p95 reaches the target beyond 100 rooms. Bounded: each step
+is warm-up plus the window, and the run has an overall limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections import deque
+from typing import Any
+
+from spit_tui.net.client import Client, play_as_bot
+from spit_tui.players.keymap import Row
+from spit_tui.players.ladder import LEVELS
+
+TARGET_P95_MS = 20.0
+WARM_S = 3.0
+RUN_S = 1200.0
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+class TimedClient(Client):
+    """A client that times each key press to the first view whose `heard` counts it
+    (the host sends a view after every decision, so every key is answered)."""
+
+    def __init__(self, *args: Any) -> None:
+        self.samples: list[tuple[float, float]] = []  # (when answered, round trip in s)
+        self._pressed: deque[float] = deque()
+        self._sent = 0
+        super().__init__(*args)
+
+    def press(self, row: Row, slot: int) -> None:
+        self._pressed.append(time.monotonic())
+        super().press(row, slot)
+
+    def _take(self, msg: dict[str, Any]) -> None:
+        super()._take(msg)
+        if msg["type"] == "view":
+            now = time.monotonic()
+            while self._pressed and self._sent < msg["heard"]:
+                self.samples.append((now, now - self._pressed.popleft()))
+                self._sent += 1
+
+
+def host_figures(pid: int) -> tuple[float, int]:
+    """The host process's CPU seconds so far and its resident set (bytes)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / TICK
+    with open(f"/proc/{pid}/status") as f:
+        rss = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+    return cpu, rss
+
+
+class Load:
+    """N room slots, each playing game after game through the host."""
+
+    def __init__(self, port: int, seed: int) -> None:
+        self.port = port
+        self.rng = random.Random(seed)
+        self.clients: list[TimedClient] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.games = 0
+        self.failures: list[str] = []
+        self.stop = asyncio.Event()
+        self.done_samples: list[tuple[float, float]] = []
+
+    async def slot(self) -> None:
+        level = LEVELS["expert"]
+        while not self.stop.is_set():
+            try:
+                code = await Client.new_room("127.0.0.1", self.port)
+                seats = [await TimedClient.join("127.0.0.1", self.port, code) for _ in range(2)]
+            except Exception as e:  # the host refused or is gone: say so in the report
+                self.failures.append(str(e)[:100])
+                await asyncio.sleep(1.0)
+                continue
+            self.clients.extend(seats)
+            bots = [asyncio.create_task(play_as_bot(c, random.Random(self.rng.random()),
+                                                    level=level)) for c in seats]
+            stopper = asyncio.create_task(self.stop.wait())
+            await asyncio.wait([*bots, stopper], return_when=asyncio.FIRST_COMPLETED)
+            if all(b.done() for b in bots) or not stopper.done():
+                await asyncio.wait(bots, timeout=5.0)
+            self.games += all(b.done() for b in bots)
+            for b in [*bots, stopper]:
+                b.cancel()
+            for c in seats:
+                await c.close()
+                self.clients.remove(c)
+                self.done_samples.extend(c.samples)
+
+    def grow(self, n: int) -> None:
+        while len(self.tasks) < n:
+            self.tasks.append(asyncio.create_task(self.slot()))
+            # rooms arrive over a moment, not all at one instant
+
+    def samples_since(self, t0: float) -> list[float]:
+        pool = self.done_samples + [s for c in self.clients for s in c.samples]
+        return [rtt for when, rtt in pool if when >= t0]
+
+
+def pct(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: int
+                  ) -> list[dict[str, Any]]:
+    load = Load(port, args.seed)
+    _, rss0 = host_figures(host.pid)
+    rows: list[dict[str, Any]] = []
+    async with asyncio.timeout(RUN_S):
+        for n in args.steps:
+            load.grow(n)
+            await asyncio.sleep(WARM_S + n * 0.01)
+            t0 = time.monotonic()
+            cpu0, _ = host_figures(host.pid)
+            me0 = os.times()
+            await asyncio.sleep(args.window)
+            cpu1, rss = host_figures(host.pid)
+            me1 = os.times()
+            span = time.monotonic() - t0
+            rtts = [r * 1000 for r in load.samples_since(t0)]
+            p95 = pct(rtts, 0.95)
+            row = {
+                "rooms": n,
+                "host_cpu_pct": round(100 * (cpu1 - cpu0) / span, 1),
+                "host_cpu_pct_per_room": round(100 * (cpu1 - cpu0) / span / n, 3),
+                "clients_cpu_pct": round(100 * ((me1.user + me1.system)
+                                                - (me0.user + me0.system)) / span, 1),
+                "presses_timed": len(rtts),
+                "p50_ms": None if not rtts else round(statistics.median(rtts), 2),
+                "p95_ms": None if p95 is None else round(p95, 2),
+                "host_rss_mb": round(rss / 2**20, 1),
+                "rss_kb_per_room": round((rss - rss0) / 1024 / n, 1),
+                "games_finished": load.games,
+            }
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+            if p95 is not None and p95 >= TARGET_P95_MS and n >= 100:
+                break
+    load.stop.set()
+    await asyncio.wait(load.tasks, timeout=10.0)
+    if load.failures:
+        rows.append({"failures": sorted(set(load.failures))[:5], "count": len(load.failures)})
+    return rows
+
+
+async def serve(equalise: bool) -> None:
+    """The host process: Host on 127.0.0.1, new rooms unthrottled; ends when stdin closes."""
+    from spit_tui.net.host import Host
+
+    host = Host(port=0, seed=1, room_rate=10_000.0, equalise=(equalise, equalise))
+    host.lobby.max_rooms = 100_000
+    await host.start()
+    print(host.port, flush=True)
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(RUN_S + 60):
+            await loop.run_in_executor(None, sys.stdin.read)
+    finally:
+        await host.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--steps", default="10,25,50,100,150,200")
+    ap.add_argument("--window", type=float, default=10.0, help="seconds measured per step")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--no-equalise", action="store_true", help="the host holds no seat")
+    ap.add_argument("--profile", metavar="FILE", help="profile the host into FILE (cProfile)")
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        if args.profile:  # where the host's time goes, for `python -m pstats`
+            import cProfile
+
+            cProfile.runctx("asyncio.run(serve(not args.no_equalise))", globals(),
+                            {"args": args}, args.profile)
+        else:
+            asyncio.run(serve(not args.no_equalise))
+        return 0
+    args.steps = [int(s) for s in args.steps.split(",")]
+    if not all(1 <= s <= 400 for s in args.steps):
+        ap.error("--steps: room counts from 1 to 400")
+    serve_args = ["--serve", *(["--no-equalise"] if args.no_equalise else []),
+                  *(["--profile", args.profile] if args.profile else [])]
+    host = subprocess.Popen([sys.executable, __file__, *serve_args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None
+        port = int(host.stdout.readline())
+        rows = asyncio.run(measure(args, host, port))
+    finally:
+        if host.stdin is not None:
+            host.stdin.close()
+        try:
+            host.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            host.kill()
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print("| rooms | host CPU | per room | p50 ms | p95 ms | host RSS MB | KiB/room "
+          "| clients CPU | presses |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        if "rooms" in r:
+            print(f"| {r['rooms']} | {r['host_cpu_pct']}% | {r['host_cpu_pct_per_room']}% "
+                  f"| {r['p50_ms']} | {r['p95_ms']} | {r['host_rss_mb']} "
+                  f"| {r['rss_kb_per_room']} | {r['clients_cpu_pct']}% | {r['presses_timed']} |")
+        else:
+            print("failures:", r)
+    good = [r["rooms"] for r in rows if "rooms" in r and r["p95_ms"] is not None
+            and r["p95_ms"] < TARGET_P95_MS]
+    print(f"largest step with p95 under {TARGET_P95_MS:g} ms: {max(good) if good else 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
