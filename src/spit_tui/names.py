@@ -17,7 +17,6 @@ makes no sense gives one line, and the defaults.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -94,6 +93,8 @@ def load(path: Path | None = None) -> Remembered:
         return Remembered((None, None), f"{where}: cannot read: {e.strerror or e}; using none")
     if len(data) > MAX_FILE_BYTES:
         return Remembered((None, None), f"{where}: too big to be a names file; using none")
+    import tomllib  # here: only a start that has a names file needs the parser
+
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):

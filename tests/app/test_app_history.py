@@ -69,3 +69,48 @@ async def test_the_game_over_screen_shows_the_games_figures_beside_the_records(
             else:
                 assert "ANN new best: 30 cards a minute" in text
                 assert "BO 0 cards a minute (best 0)" in text
+
+
+async def test_the_history_opens_after_the_first_frame_and_keeps_what_came_before(
+    tmp_path: Path,
+) -> None:
+    """Opening the file (a check of all of it, a write) never shares the first
+    frame's time: the session's writer waits for the app to be up."""
+    import time
+
+    from spit_tui.store.session import open_history
+
+    path = tmp_path / "h.sqlite3"
+    writer = open_history(str(path), enabled=True)
+    assert writer is not None
+    app = make_app(seed=3)
+    app.attach_history(writer)
+    assert not path.exists()  # nothing opened yet
+    async with app.run_test(size=(100, 30)) as pilot:
+        deadline = time.monotonic() + 10
+        while not path.exists() and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert path.exists()  # opened once the board was up
+        await advance(pilot, 0.5)
+        await press(pilot, [key_for_action(Ready(p)) for p in Player])
+        await advance(pilot, 1.0)
+        await pilot.press("ctrl+q", "enter")
+    conn = sqlite3.connect(path)
+    stored = conn.execute("SELECT finished FROM games").fetchall()
+    conn.close()
+    assert stored == [(0,)]  # the game quit in play, stored by the worker
+
+
+def test_a_writer_never_started_still_stores_what_was_queued(tmp_path: Path) -> None:
+    """An app that ends before its first frame: close() starts the worker to
+    write the queue."""
+    from spit_tui.match import Match
+
+    match = Match("expert", "expert", seed=3)
+    writer = HistoryWriter(tmp_path / "h.sqlite3", start=False)
+    writer.attach(match.table)
+    match.run()
+    writer.close()
+    conn = sqlite3.connect(tmp_path / "h.sqlite3")
+    assert conn.execute("SELECT finished FROM games").fetchall() == [(1,)]
+    conn.close()

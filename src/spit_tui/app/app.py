@@ -294,9 +294,13 @@ class SpitApp(App[None]):
         cyclic garbage collector's sight. Otherwise each full collection scans it
         all again and stops the game for 50-70 ms in the middle of play (the latency
         benchmark met one at the same key of every run). Headless apps (tests,
-        many per process) are left alone: frozen objects are never collected."""
+        many per process) are left alone: frozen objects are never collected.
+        The history's worker starts here too: opening its file (a check of the
+        whole file, a write) would otherwise share the first frame's time."""
         if not self.is_headless:
             gc.freeze()
+        if self.history is not None:
+            self.history.start()  # the file opens now, while the players read the banner
 
     def _handle_signals(self) -> None:
         """Every signal that would end the process quits through Textual's normal

@@ -77,7 +77,11 @@ class HistoryWriter:
         on_problem: Problem | None = None,
         threaded: bool = True,
         busy_s: float = db.BUSY_S,
+        start: bool = True,
     ) -> None:
+        """`start=False` (threaded only): the worker, and so the opening of the
+        file, waits for `start()`; the app starts it once its first frame is up,
+        so opening the history never delays the board (snapshots queue meanwhile)."""
         self.path = path
         self.on_problem = on_problem
         self.problem: str | None = None  # set once history is off for this session
@@ -100,9 +104,15 @@ class HistoryWriter:
         self._threaded = threaded
         if threaded:
             self._thread = threading.Thread(target=self._run, name="history", daemon=True)
-            self._thread.start()
+            if start:
+                self.start()
         else:
             self._open()
+
+    def start(self) -> None:
+        """Start the worker (it opens the file first); starting it again does nothing."""
+        if self._thread is not None and self._thread.ident is None:
+            self._thread.start()
 
     # -- UI thread -----------------------------------------------------------------
 
@@ -202,6 +212,7 @@ class HistoryWriter:
     def close(self, timeout: float = 5.0) -> None:
         """Store what is queued (the game in play is saved by the caller first)."""
         if self._thread is not None:
+            self.start()  # never started (the app ended before its first frame): store the queue
             self._queue.put(None)
             self._thread.join(timeout)
             self._thread = None

@@ -23,4 +23,5 @@ def open_history(db_path: str | None, enabled: bool) -> HistoryWriter | None:
     """The session's writer (it opens the file on its own thread), or None."""
     if not enabled or os.environ.get(NO_HISTORY_ENV):
         return None
-    return HistoryWriter(Path(db_path) if db_path else db.default_path())
+    # the app starts the worker after its first frame (SpitApp.on_ready)
+    return HistoryWriter(Path(db_path) if db_path else db.default_path(), start=False)
