@@ -306,6 +306,11 @@ def run_all(quick: bool, terminal: bool = True) -> dict[str, Any]:
     status = {t.metric: _status(t.ok(res)) for t in TARGETS}
     import textual
 
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        notes.append(
+            "PYTHONDONTWRITEBYTECODE is set: each start compiles spit-tui's own modules "
+            "(about 90) from source, so start-up reads slower than after an install"
+        )
     res["targets"] = targets
     res["status"] = status
     res["details"] = details

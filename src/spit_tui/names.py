@@ -5,8 +5,8 @@ user config directory).
     --left-name ANN --right-name BO   used now and remembered for next time
     F4 on the opening banner          change them (remembered too)
 
-A name is at most MAX_CELLS terminal cells of printable text, without quotes
-or backslashes (a record's tags quote it). The views draw names as plain
+A name is at most MAX_CELLS characters of printable ASCII, without quotes or
+backslashes (it goes into a game record's tags, and a record is plain ASCII). The views draw names as plain
 text, never as markup, so "[b]x" shows as typed. LEFT and RIGHT are the
 names of a seat nobody named; against the computer, its level is its name.
 
@@ -36,11 +36,14 @@ Given = tuple[str | None, str | None]  # a name per seat, None: nobody named it
 
 
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a player's name, or None."""
+    """Why `name` cannot be a player's name, or None. Names go into game records
+    as tags, and a record is plain ASCII text (engine.record), so a name is too."""
     if not name.strip():
         return "a name needs at least one letter"
     if any(not ch.isprintable() or ch in '"\\' for ch in name):
         return "a name has no quotes, backslashes or control characters"
+    if not name.isascii():
+        return "a name uses unaccented letters, digits, spaces and punctuation only"
     if cell_len(name.strip()) > MAX_CELLS:
         return f"a name has at most {MAX_CELLS} characters"
     return None

@@ -5,6 +5,7 @@ nothing waits for the box, and after the first spit F4 only says when it works."
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from appkit import advance, key_for_action, make_app, press, screen_text
@@ -45,6 +46,12 @@ async def test_f4_on_the_opening_banner_changes_the_names_everywhere(tmp_path: P
         await pilot.press("f4")
         assert isinstance(app.screen, GameScreen)
         assert "names change on a game's first banner" in await screen_text(pilot)
+        await pilot.press("ctrl+q", "enter")
+    conn = sqlite3.connect(tmp_path / "h.sqlite3")
+    stored = conn.execute("SELECT left_name, right_name, record FROM games").fetchall()
+    conn.close()
+    assert [r[:2] for r in stored] == [("Cy", "[red]Di[/red]")]  # stored under the new names
+    assert '[Left "Cy"]' in stored[0][2] and '[Right "[red]Di[/red]"]' in stored[0][2]
 
 
 async def test_esc_keeps_the_names_and_a_bad_name_is_said_in_the_box() -> None:
@@ -96,9 +103,9 @@ async def test_a_note_from_the_start_is_shown_once_the_board_is_up() -> None:
 
 
 async def test_long_names_are_cut_on_the_board_so_the_counts_stay() -> None:
-    app = make_app(seed=1, names=("ABCDEFGHIJKLMNOP", "日本日本日本日本"))  # 16 cells each
+    app = make_app(seed=1, names=("ABCDEFGHIJKLMNOP", "WWWWWWWWWWWWWWWW"))  # 16 each
     async with app.run_test(size=(80, 24)) as pilot:
         text = await screen_text(pilot)
         assert text.count("26 cards · ▒11 spit") == 2
-        assert "ABCDEFGH…" in text and "日本日本…" in text
+        assert "ABCDEFGH…" in text and "WWWWWWWW…" in text
         assert "ABCDEFGHIJKLMNOP … press any key" in text  # whole where there is room

@@ -60,6 +60,7 @@ async def test_stepping_and_jumping_show_the_games_own_positions() -> None:
             stepped._forward()
         assert stepped.table.play_seconds() > 10  # the play time counted, not 0:00
         assert f"{clock_text(stepped.table.play_seconds())} of play" in over
+        assert "Home: watch it again" in over and "new game" not in over  # the viewer's keys
         await pilot.press("home", "pagedown")
         assert app.round_no == 2 and app.index == app.rounds[1]
         await pilot.press("pagedown", "pageup")

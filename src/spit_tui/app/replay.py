@@ -33,6 +33,14 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 MAX_WAIT_S = 5.0  # a long think (or a player away) is shown shortened to this, at x1
 
 
+class ReplayTable(Table):
+    """The game's own table, with the viewer's keys on its game-over banner."""
+
+    @property
+    def over_keys(self) -> str:
+        return "Home: watch it again  ·  PgUp: the last round  ·  q: quit"
+
+
 class ReplayApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "spit-tui replay"
@@ -101,7 +109,7 @@ class ReplayApp(App[None]):
         return table
 
     def _seated(self, game: Game) -> Table:
-        table = Table(game, VirtualClock(0.0))  # the game began at 0
+        table = ReplayTable(game, VirtualClock(0.0))  # the game began at 0
         names = (self.record.tags.get("Left"), self.record.tags.get("Right"))
         if names[0] and names[1]:
             table.seat((names[0], names[1]))
