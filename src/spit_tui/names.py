@@ -6,9 +6,10 @@ user config directory).
     F4 on the opening banner          change them (remembered too)
 
 A name is at most MAX_CELLS characters of printable ASCII, without quotes or
-backslashes (it goes into a game record's tags, and a record is plain ASCII). The views draw names as plain
-text, never as markup, so "[b]x" shows as typed. LEFT and RIGHT are the
-names of a seat nobody named; against the computer, its level is its name.
+backslashes (it goes into a game record's tags, and a record is plain ASCII).
+The views draw names as plain text, never as markup, so "[b]x" shows as
+typed. LEFT and RIGHT are the names of a seat nobody named; against the
+computer, its level is its name.
 
 The file is written whole or not at all (a temporary file renamed over it),
 so a failure never leaves a damaged file; a file that cannot be read or
