@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
+from spit_tui.clock import RealClock
+from spit_tui.engine import Player
 from spit_tui.net.client import Client
 from spit_tui.net.delay import DelayProxy
 from spit_tui.net.host import Host, Timings
 from spit_tui.net.protocol import check_host_message, encode, hello, read_frame
+from spit_tui.net.remote import RemoteTable
+from spit_tui.net.seat import LocalSeat
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
 
@@ -48,19 +52,28 @@ async def test_messages_wait_their_delay_with_jitter_and_keep_their_order() -> N
         await host.close()
 
 
-async def test_the_host_measures_a_seat_behind_the_proxy() -> None:
+async def test_the_host_measures_a_seat_behind_the_proxy_and_holds_its_own() -> None:
+    """RIGHT joins through a 40 ms proxy; LEFT is the host's own seat, in process,
+    which answers pings at once, so the room holds LEFT for RIGHT's distance."""
     host = Host(port=0, timings=FAST, seed=2)
     await host.start()
     proxy = DelayProxy(("127.0.0.1", host.port), 0.040)
     await proxy.start()
     try:
         room = host.new_room()
+        local = LocalSeat(room, Player.LEFT)
+        local.attach(RemoteTable(Player.LEFT, local.press, RealClock(), FAST.stale_s),
+                     lambda line: None)
         client = await Client.join("127.0.0.1", proxy.port, room.code)
         rtt = room.seats[client.seat].rtt
         async with asyncio.timeout(10.0):
             while rtt.samples < 4:
                 await asyncio.sleep(0.1)
         assert rtt.srtt is not None and 0.079 <= rtt.srtt < 0.2  # 80 ms and the load
+        own = room.seats[Player.LEFT].rtt.srtt
+        assert own is not None and own < 0.02  # the in-process seat answers at once
+        held = room.holds()
+        assert 0.035 <= held[Player.LEFT] < 0.1 and held[Player.RIGHT] == 0.0
         await client.close()
     finally:
         await proxy.close()

@@ -172,6 +172,11 @@ class LocalSeat:
     def send(self, msg: Message) -> None:
         if self.table is not None and msg["type"] == "view":
             self.table.show(read_view(msg, self.seat))
+        elif msg["type"] == "ping":
+            # No wire: answered at once, so the host measures this seat as 0 ms
+            # away and holds it for the remote seat's distance (net.latency).
+            # Unanswered, neither seat would ever be held.
+            self.room.pong(self.seat, msg["id"], asyncio.get_running_loop().time())
 
     def close(self, reason: str) -> None:
         if not self.closed:
