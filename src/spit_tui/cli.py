@@ -453,7 +453,10 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
 def _make_app(args: argparse.Namespace, options: Options, position: Position | None) -> SpitApp:
     from spit_tui.names import choose
 
-    given, note = choose((args.left_name, args.right_name))
+    if args.resume:  # the stopped game's own players, as they were (nothing remembered)
+        given, note = (args.left_name, args.right_name), None
+    else:
+        given, note = choose((args.left_name, args.right_name))
     app = _new_app(args, options, position, given)
     app.startup_note = note
     return app

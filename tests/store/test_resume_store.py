@@ -214,3 +214,20 @@ def test_resume_from_a_damaged_history_is_one_line_and_the_file_is_untouched(
     err = capsys.readouterr().err
     assert err.startswith("spit-tui: --resume: ") and err.count("\n") == 1
     assert path.read_bytes() == b"not a database" * 200
+
+
+@pytest.mark.parametrize("names", [("ANA", "BEN"), ("LEFT", "RIGHT")])
+def test_a_resumed_game_keeps_its_own_players_whatever_names_are_remembered(
+    tmp_path: Path, names: tuple[str, str]
+) -> None:
+    from spit_tui.names import load, save
+
+    path = tmp_path / "h.sqlite3"
+    stop_a_game(path, 4, after=5.0, names=names)
+    save(("CY", "DI"))  # the names the next new game would get
+    args = cli.build_parser().parse_args(["--resume", "--db", str(path)])
+    stopped = cli._stopped_game(args)
+    assert stopped is not None
+    app = cli._make_app(args, stopped.record.options, None)
+    assert app.stored_names() == names
+    assert load().names == ("CY", "DI")  # and they are still remembered
