@@ -189,7 +189,7 @@ def test_f5_on_the_opening_banner_resumes_the_stopped_game(tmux: Tmux, tmp_path:
     screen = tmux.wait_for(target, "F5: resume the game of")
     assert "round 4 (Ana v Ben)" in screen
     tmux.keys(target, "F5")
-    tmux.wait_for(target, "LEFT 7♥")  # the resumed game's feed: its last card
+    tmux.wait_for(target, "Ana 7♥")  # the resumed game's feed: its last card
     time.sleep(0.4)
     tmux.keys(target, "w")
     tmux.wait_for(target, "GAME OVER")
