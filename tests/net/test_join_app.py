@@ -188,3 +188,35 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
         assert app.return_code == 1 and room.code not in host.lobby.rooms
     finally:
         await host.close()
+
+
+async def test_the_same_command_run_again_takes_the_same_seat_back(tmp_path: Path) -> None:
+    from spit_tui.net.joincmd import connect
+    from spit_tui.net.seat import NetSeat, Tokens
+
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    try:
+        room = host.new_room()
+        tokens = Tokens(tmp_path / "seats.json")  # two terminals of one machine share it
+        seated_at = {}
+        for seat in ("left", None):  # `join ... --seat left`, then `join ...` on another
+            client = await connect("127.0.0.1", host.port, room.code, seat, tokens)
+            assert isinstance(client, Client)
+            NetSeat(client, "127.0.0.1", host.port, room.code, tokens)  # keeps the token
+            seated_at[seat] = client
+        assert seated_at[None].seat is Player.RIGHT
+        kept = room.table.position
+        await seated_at[None].close()  # RIGHT's terminal closes; its command is run again
+        await until(lambda: room.waiting == "RIGHT", "the room waits")
+        back = await connect("127.0.0.1", host.port, room.code, None, tokens)
+        assert isinstance(back, Client) and back.seat is Player.RIGHT
+        assert back.token == seated_at[None].token and room.table.position == kept
+        # the same for LEFT, asked for by name
+        await seated_at["left"].close()
+        again = await connect("127.0.0.1", host.port, room.code, "left", Tokens(tokens.path))
+        assert isinstance(again, Client) and again.seat is Player.LEFT
+        for c in (back, again):
+            await c.close()
+    finally:
+        await host.close()

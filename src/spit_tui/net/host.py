@@ -236,6 +236,17 @@ class Host:
                 pass
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection, to its end. When the host stops, asyncio cancels what is
+        still running; a connection ends quietly then (asyncio's streams on
+        Python 3.11 would print the cancellation as a traceback)."""
+        try:
+            await self._connection(reader, writer)
+        except asyncio.CancelledError:
+            writer.close()
+
+    async def _connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
         self.connections += 1
         loop = asyncio.get_running_loop()
         me = asyncio.current_task()

@@ -97,19 +97,22 @@ async def _new_room(host: str, port: int) -> int:
 async def connect(
     host: str, port: int, code: str, seat: str | None, tokens: Tokens
 ) -> Client | str:
-    """Take the seat (again, with the stored token, if this room has one for us);
-    the client, or the line to end with."""
+    """Take the seat: back, with a token kept for this room (the seat asked
+    for, or any), else a fresh one; the client, or the line to end with."""
     key = Tokens.key(host, port, code)
-    token = tokens.get(key)
+    kept = tokens.get(key)
+    tries = [(s, t) for s, t in kept.items() if seat is None or s == seat]
     try:
         async with asyncio.timeout(JOIN_S * 2):
-            try:
-                return await Client.join(host, port, code, None if token else seat, token)
-            except JoinRefused as e:
-                if token is None or "not for this room" not in str(e):
-                    raise
-                tokens.put(key, None)  # a token from another game: take a fresh seat
-                return await Client.join(host, port, code, seat)
+            for name, token in tries:
+                try:
+                    return await Client.join(host, port, code, token=token)
+                except JoinRefused as e:
+                    if "not for this room" in str(e):
+                        tokens.put(key, name, None)  # from a game that is gone
+                    elif "connected already" not in str(e):
+                        raise
+            return await Client.join(host, port, code, seat)
     except JoinRefused as e:
         return f"{NAME}: the host refused: {e}"
     except (OSError, TimeoutError) as e:

@@ -36,8 +36,9 @@ MAX_TOKENS = 64  # rooms remembered; the oldest are forgotten first
 
 
 class Tokens:
-    """Seat tokens by host and room code, in one small JSON file (written whole,
-    through a temporary file, so a failure never leaves it half written)."""
+    """Seat tokens by host and room code, and by seat (two terminals of one
+    machine may sit at the same room), in one small JSON file, written whole
+    through a temporary file, so a failure never leaves it half written."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or state_dir() / TOKENS_FILE
@@ -53,16 +54,26 @@ class Tokens:
             return {}
         return data if isinstance(data, dict) else {}
 
-    def get(self, key: str) -> str | None:
-        token = self._read().get(key)
-        return token if isinstance(token, str) and token.isprintable() else None
+    def get(self, key: str) -> dict[str, str]:
+        """The tokens kept for this room, by seat ("left", "right")."""
+        seats = self._read().get(key)
+        if not isinstance(seats, dict):
+            return {}
+        return {
+            s: t for s, t in seats.items()
+            if s in SEAT_NAMES and isinstance(t, str) and t.isprintable()
+        }
 
-    def put(self, key: str, token: str | None) -> None:
+    def put(self, key: str, seat: str, token: str | None) -> None:
         """Remember (or, with None, forget) a seat's token; never fails the game."""
         data = self._read()
+        seats = self.get(key)
         data.pop(key, None)
+        seats.pop(seat, None)
         if token is not None:
-            data[key] = token
+            seats[seat] = token
+        if seats:
+            data[key] = seats
         data = dict(list(data.items())[-MAX_TOKENS:])
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -94,7 +105,7 @@ class NetSeat:
         self.key = Tokens.key(host, port, code)
         self.retries = retries
         self.retry_s = retry_s
-        tokens.put(self.key, client.token)
+        tokens.put(self.key, SEAT_NAMES[client.seat], client.token)
 
     def press(self, row: Row, slot: int) -> None:
         self.client.press(row, slot)
@@ -108,7 +119,8 @@ class NetSeat:
                 if rv is not None and rv is not table.remote:
                     table.show(rv)
                     if rv.view.phase is Phase.OVER:
-                        self.tokens.put(self.key, None)  # nothing left to come back to
+                        # nothing left to come back to
+                        self.tokens.put(self.key, SEAT_NAMES[client.seat], None)
                 if client.rtts:
                     table.own_rtt_ms = round(1000 * sorted(client.rtts)[len(client.rtts) // 2])
                 await client.changed()
@@ -168,6 +180,8 @@ class LocalSeat:
         self.finish = finish
         table.own_rtt_ms = 0  # no wire between this seat and the host
         self.room.attach(self.seat, self)
+        self.room.seats[self.seat].shown_ms = 0  # and the other seat sees it so
+        self.room.flush()
 
     def send(self, msg: Message) -> None:
         if self.table is not None and msg["type"] == "view":

@@ -1,0 +1,271 @@
+"""Two real terminals (tmux on a private socket) playing through host/join.
+
+- `spit-tui host --seat left` in one terminal and the `join` command its
+  banner shows in the other: both boards come up, keys from both terminals
+  start the round, a closed terminal pauses the other ("Waiting for RIGHT"),
+  the same command run again resumes exactly, and the host quitting ends
+  the joined app with one line and a non-zero exit.
+- (slow) A whole game: a host on 127.0.0.1 in this process and two `join`
+  terminals, each key chosen from the host's table and typed into the
+  terminal of its seat.
+
+Set SPIT_JOIN_TRANSCRIPT to a folder to keep the screens captured on the way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+BOUND_S = 20.0  # a bound on every wait for a screen, not a speed
+
+
+class Terminals:
+    """Named tmux sessions on one private socket, each running one command (no
+    session is called "left" or "right": tmux reads those as pane positions)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.sock = f"spit-join-{uuid.uuid4().hex[:8]}"
+        self.tmp = tmp
+        self.env = {**os.environ, "SPIT_LAYOUT": "us", "SPIT_NO_HISTORY": "1"}
+        keep = os.environ.get("SPIT_JOIN_TRANSCRIPT")
+        self.keep = Path(keep) if keep else None
+        self.shots = 0
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.sock, "-f", os.devnull, *args],
+            capture_output=True, text=True, check=False, env=self.env,
+        ).stdout  # fmt: skip
+
+    def start(self, name: str, argv: list[str]) -> None:
+        cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "spit_tui", *argv])
+        shell = f"{cmd}; echo EXIT=$?; sleep 60"
+        self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
+
+    def close(self, name: str) -> None:
+        """The terminal window is closed (its process gets SIGHUP)."""
+        self.tmux("kill-session", "-t", name)
+
+    def send(self, name: str, text: str) -> None:
+        # a lone ";" would end tmux's command: it is the right player's key
+        self.tmux("send-keys", "-t", name, "-l", "\\;" if text == ";" else text)
+
+    def key(self, name: str, key: str) -> None:
+        self.tmux("send-keys", "-t", name, key)
+
+    def screen(self, name: str) -> str:
+        return self.tmux("capture-pane", "-p", "-t", name)
+
+    def wait(self, name: str, text: str | Callable[[str], bool], bound: float = BOUND_S) -> str:
+        ok = (lambda s: text in s) if isinstance(text, str) else text
+        deadline = time.monotonic() + bound
+        while True:
+            screen = self.screen(name)
+            if ok(screen):
+                return screen
+            assert time.monotonic() < deadline, f"{name} never showed {text!r}:\n{screen}"
+            time.sleep(0.1)
+
+    def shot(self, label: str, *names: str) -> None:
+        """Keep both screens as text, if transcripts were asked for."""
+        if self.keep is None:
+            return
+        self.keep.mkdir(parents=True, exist_ok=True)
+        self.shots += 1
+        out = [f"== {label}"]
+        for name in names:
+            out += [f"-- {name}", self.screen(name).rstrip()]
+        path = self.keep / f"{self.shots:02d}-{label.replace(' ', '-')}.txt"
+        path.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+    def kill(self) -> None:
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def terms(tmp_path: Path) -> Iterator[Terminals]:
+    t = Terminals(tmp_path)
+    yield t
+    t.kill()
+
+
+def board_rows(screen: str) -> list[str]:
+    """The card rows of the board (the stockpiles and piles), to compare."""
+    return [
+        line for line in screen.splitlines()
+        if line.strip().startswith("│") and any(suit in line for suit in "♠♥♦♣")
+    ]
+
+
+def test_the_host_plays_a_seat_and_a_closed_terminal_comes_back(terms: Terminals) -> None:
+    terms.start("host", ["host", "--port", "0", "--seat", "left", "--seed", "7", "--wait", "60"])
+    screen = terms.wait("host", "On the other terminal:")
+    m = re.search(r"On the other terminal: spit-tui (join \S+ \S+)", screen)
+    assert m, screen
+    join = m[1].split()
+    terms.start("guest", join)
+    terms.wait("guest", "both press any key")
+    terms.wait("host", "both press any key")
+    terms.shot("both seated", "host", "guest")
+    time.sleep(0.5)  # the stale-key window of the spit call, on each screen
+    terms.send("host", "q")
+    terms.send("guest", "p")
+    terms.wait("host", "play!")
+    playing = terms.wait("guest", "play!")
+    assert "RIGHT ping" in playing and "LEFT ping" in playing
+    terms.shot("in play", "host", "guest")
+    before = board_rows(terms.screen("host"))
+    terms.close("guest")  # RIGHT's terminal window is closed
+    waiting = terms.wait("host", "Waiting for RIGHT: reconnect with the same command")
+    terms.shot("right closed", "host")
+    assert board_rows(waiting) == before
+    terms.start("guest", join)  # the same command again
+    terms.wait("guest", "play!")
+    back = terms.wait("host", "play!")
+    terms.shot("right back", "host", "guest")
+    assert board_rows(back) == before  # exactly where it stopped
+    assert board_rows(terms.screen("guest")) == before
+    terms.key("host", "C-q")
+    terms.wait("host", "Quit the game?")
+    terms.key("host", "Enter")
+    ended = terms.wait("guest", "EXIT=")
+    terms.shot("host quit", "host", "guest")
+    assert "spit-tui join: the host: the host is stopping" in ended
+    assert "EXIT=1" in ended and "Traceback" not in ended
+    host_end = terms.wait("host", "EXIT=")
+    assert "EXIT=0" in host_end and "Traceback" not in host_end
+
+
+class ThreadHost:
+    """A Host on 127.0.0.1 on its own loop in a thread, and a way to read its rooms."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from spit_tui.net.host import Host
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.host = Host(port=0, **kwargs)
+        self.call(self.host.start())
+
+    def call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(BOUND_S)
+
+    def read(self, fn: Callable[[], Any]) -> Any:
+        async def run() -> Any:
+            return fn()
+
+        return self.call(run())
+
+    def close(self) -> None:
+        self.call(self.host.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(BOUND_S)
+
+
+def choose(room: Any, seat: Any, shown_since: float) -> Any:
+    """The key this seat would press now (host-side truth), or None."""
+    from spit_tui.engine import Fill, Phase, Play, Ready, Slap
+
+    table = room.table
+    pos = table.position
+    if room.waiting is not None or table.counting_down:
+        return None
+    legal = table.game.legal_actions(seat)
+    if pos.phase is Phase.PLAY:
+        for kind in (Play, Fill):
+            moves = [a for a in legal if isinstance(a, kind)]
+            if moves:
+                return moves[0]
+        return None
+    if table.clock.now() < shown_since + 0.5:
+        return None  # past the stale-key window on every screen
+    if pos.phase is Phase.SPIT and (not any(pos.piles) or table.stuck_shown):
+        return next((a for a in legal if isinstance(a, Ready)), None)
+    if pos.phase is Phase.SLAP:
+        slaps = [a for a in legal if isinstance(a, Slap)]
+        if slaps:
+            return min(slaps, key=lambda a: len(pos.piles[a.pile]))
+    return None
+
+
+@pytest.mark.slow
+def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals) -> None:
+    from spit_tui.engine import Player
+    from spit_tui.net.client import key_for_action
+    from spit_tui.net.host import Timings
+    from spit_tui.players.keymap import key_for
+
+    th = ThreadHost(seed=11, timings=Timings(countdown_s=0.3, stale_s=0.2, stuck_delay_s=0.2))
+    try:
+        room = th.read(th.host.new_room)
+        address = f"127.0.0.1:{th.host.port}"
+        names = {Player.LEFT: "seat-left", Player.RIGHT: "seat-right"}
+        for name in names.values():
+            terms.start(name, ["join", address, room.code, "--seat", name[5:]])
+            terms.wait(name, "pile a")
+        terms.wait("seat-left", "both press any key")
+        terms.shot("seated", "seat-left", "seat-right")
+        deadline = time.monotonic() + 600
+        mark: tuple[Any, ...] = ()
+        since = 0.0
+        shots = {2, 40, 120}
+        steps = 0
+        while not th.read(lambda: room.table.game.over):
+            assert time.monotonic() < deadline, "the game did not end in time"
+            now_mark = th.read(lambda: (room.table.position.phase, room.table.position.round,
+                                        room.table.stuck_shown, room.table.clock.now()))
+            if now_mark[:3] != mark:
+                mark, since = now_mark[:3], now_mark[3]
+            pressed = False
+            for p in Player:
+                action = th.read(lambda p=p, since=since: choose(room, p, since))
+                if action is not None:
+                    row, slot = key_for_action(action)
+                    before = th.read(lambda: len(room.table.decisions))
+                    terms.send(names[p], key_for(p, row, slot))
+                    end = time.monotonic() + 5
+                    early = time.monotonic() + 0.4
+                    while th.read(lambda: len(room.table.decisions)) == before:
+                        if early and time.monotonic() > early:
+                            terms.shot("key not yet", names[p])
+                            early = 0
+                        if time.monotonic() > end:
+                            terms.shot("a key lost", names[p])
+                        assert time.monotonic() < end, action
+                        time.sleep(0.01)
+                    time.sleep(0.07)  # past the repeat rule for the same key
+                    pressed = True
+                    steps += 1
+                    if steps in shots:
+                        time.sleep(0.3)
+                        terms.shot(f"step {steps}", "seat-left", "seat-right")
+            if not pressed:
+                time.sleep(0.05)
+        winner = th.read(lambda: room.table.position.winner)
+        assert winner is not None
+        who = ("LEFT", "RIGHT")[winner]
+        for name in names.values():
+            terms.wait(name, f"GAME OVER · {who} wins")
+        terms.shot("game over", "seat-left", "seat-right")
+        keys = th.read(lambda: [d for d in room.table.decisions if d.source == "key"])
+        assert {d.player for d in keys} == {Player.LEFT, Player.RIGHT}
+        assert th.read(lambda: room.table.position.round) >= 2
+    finally:
+        th.close()
