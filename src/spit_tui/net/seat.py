@@ -180,8 +180,6 @@ class LocalSeat:
         self.finish = finish
         table.own_rtt_ms = 0  # no wire between this seat and the host
         self.room.attach(self.seat, self)
-        self.room.seats[self.seat].shown_ms = 0  # and the other seat sees it so
-        self.room.flush()
 
     def send(self, msg: Message) -> None:
         if self.table is not None and msg["type"] == "view":
