@@ -213,3 +213,50 @@ def _running_in_group(pgid: int) -> list[str]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(stat.parent.name)
     return found
+
+
+async def _game_socket(
+    http: aiohttp.ClientSession, url: str, query: str = "width=100&height=30"
+) -> aiohttp.ClientWebSocketResponse:
+    ws = await http.ws_connect(f"{url}/ws?{query}")
+    async for msg in ws:  # the game draws: it is running
+        if msg.type == aiohttp.WSMsgType.BINARY and b"pile a" in msg.data:
+            break
+    return ws
+
+
+def test_a_bad_message_closes_that_page_only_in_one_line() -> None:
+    """textual-serve alone printed a traceback for these, and a size of "x"
+    crashed the game; now the page that sent it is closed, the other plays on."""
+    served = Served(["--no-history"])
+    bad = ["not json", '["resize", {"width": "x", "height": 5}]', '["stdin", 5]']
+
+    async def check() -> None:
+        async with aiohttp.ClientSession() as http:
+            other = await _game_socket(http, served.url)
+            for text in bad:
+                ws = await _game_socket(http, served.url)
+                await ws.send_str(text)
+                msg = await asyncio.wait_for(ws.receive(), 5)
+                assert msg.type == aiohttp.WSMsgType.CLOSE, msg
+                await ws.close()
+            await other.send_str('["stdin", "q"]')  # the other page's game still answers
+            async with asyncio.timeout(5):
+                async for msg in other:
+                    if msg.type == aiohttp.WSMsgType.BINARY and b"ready" in msg.data:
+                        break
+                else:
+                    raise AssertionError("the other page's game ended")
+            with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                await http.ws_connect(f"{served.url}/ws?width=100000&height=100000")
+            assert e.value.status == 400
+            await other.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 60))
+    finally:
+        output = served.close()
+    assert "Traceback" not in output and "Error" not in output, output
+    lines = [line for line in output.splitlines() if "a page" in line]
+    assert len(lines) == 4, output
+    assert "not JSON" in lines[0] and "x x 5 cells" in lines[1] and "100000" in lines[3]

@@ -18,6 +18,8 @@ What textual-serve does not do, and this module does:
   127.0.0.1:P or localhost:P, so no other name can be pointed at it), and open
   a game only for a page of its own (the websocket's Origin), so a web page
   from elsewhere open in the same browser cannot start games or press keys;
+- check every message a page sends before its game sees it (pagemsg.py): a
+  malformed one closes that page's connection, in one line, not a traceback;
 - stop on Ctrl+C (or SIGTERM) within a second or two: each game is told to
   quit, so it ends as it would on Ctrl+Q.
 """
@@ -34,11 +36,14 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from aiohttp import web
+from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.web_runner import GracefulExit
+from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from spit_tui.command import PROG, Parser, UsageError, fail, port_number
+
+from .pagemsg import BadPageMessage, page_message, start_size
 
 NAME = f"{PROG} serve"
 ADDRESS = "127.0.0.1"
@@ -180,10 +185,41 @@ class GameServer(Server):
         another site's page, is refused before textual-serve sees it."""
         if request.host not in self.names:
             raise web.HTTPMisdirectedRequest(text=f"this server is {self.public_url}\n")
-        origin = request.headers.get("Origin")
-        if request.path == "/ws" and origin is not None and origin not in self.origins:
-            raise web.HTTPForbidden(text="games open only from this server's own page\n")
+        if request.path == "/ws":
+            origin = request.headers.get("Origin")
+            if origin is not None and origin not in self.origins:
+                raise web.HTTPForbidden(text="games open only from this server's own page\n")
+            try:
+                start_size(request.query.get("width"), request.query.get("height"))
+            except BadPageMessage as e:
+                print(f"{NAME}: a page asked for {e}; refused", file=sys.stderr)
+                raise web.HTTPBadRequest(text=f"{e}\n") from None
         return await handler(request)
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        """textual-serve's loop over a page's messages, with each message
+        checked first (pagemsg.py): a bad one closes this page only, in one line."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                kind, data = page_message(message.data)
+            except BadPageMessage as e:
+                print(f"{NAME}: a page sent {e}; its game is closed", file=sys.stderr)
+                await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"bad message")
+                return
+            if kind == "stdin":
+                await app_service.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize":
+                await app_service.set_terminal_size(*data)
+            elif kind == "ping":
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            else:
+                await app_service.focus()
 
     async def on_startup(self, app: web.Application) -> None:
         print(f"{NAME}: open {self.public_url} in a browser to play", flush=True)
