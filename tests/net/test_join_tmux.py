@@ -179,11 +179,20 @@ class ThreadHost:
         self.thread.join(BOUND_S)
 
 
+def phase_mark(room: Any) -> tuple[Any, ...]:
+    """The host's phase (what starts a stale-key window) and its clock's time."""
+    table = room.table
+    table.clock.update()  # the room's clock reads real time when asked to
+    pos = table.position
+    return (pos.phase, pos.round, table.stuck_shown, table.clock.now())
+
+
 def choose(room: Any, seat: Any, shown_since: float) -> Any:
     """The key this seat would press now (host-side truth), or None."""
     from spit_tui.engine import Fill, Phase, Play, Ready, Slap
 
     table = room.table
+    table.clock.update()  # the room's clock reads real time when asked to
     pos = table.position
     if room.waiting is not None or table.counting_down:
         return None
@@ -223,18 +232,18 @@ def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals)
         terms.wait("seat-left", "both press any key")
         terms.shot("seated", "seat-left", "seat-right")
         deadline = time.monotonic() + 600
+
         mark: tuple[Any, ...] = ()
         since = 0.0
         shots = {2, 40, 120}
         steps = 0
         while not th.read(lambda: room.table.game.over):
             assert time.monotonic() < deadline, "the game did not end in time"
-            now_mark = th.read(lambda: (room.table.position.phase, room.table.position.round,
-                                        room.table.stuck_shown, room.table.clock.now()))
-            if now_mark[:3] != mark:
-                mark, since = now_mark[:3], now_mark[3]
             pressed = False
             for p in Player:
+                now_mark = th.read(lambda: phase_mark(room))  # a key may have changed it
+                if now_mark[:3] != mark:
+                    mark, since = now_mark[:3], now_mark[3]
                 action = th.read(lambda p=p, since=since: choose(room, p, since))
                 if action is not None:
                     row, slot = key_for_action(action)
