@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 VERSION = 1
-MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 400
+MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 900
 HEADER = struct.Struct(">I")
 FRAME_S = 5.0  # a frame that has begun must be complete this soon (slow drip)
 MAX_TEXT = 200  # characters in any string field
