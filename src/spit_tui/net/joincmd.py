@@ -50,7 +50,10 @@ def check_code(text: str) -> str:
     return code
 
 
-def parse_args(argv: list[str]) -> tuple[str, int, str | None, str | None, str | None]:
+Parsed = tuple[str, int, str | None, str | None, tuple[str | None, str | None]]
+
+
+def parse_args(argv: list[str]) -> Parsed:
     p = Parser(
         prog=NAME,
         description=(
@@ -63,15 +66,16 @@ def parse_args(argv: list[str]) -> tuple[str, int, str | None, str | None, str |
     p.add_argument("--seat", choices=("left", "right"), help="the seat to take (the free one)")
     p.add_argument("--new-room", action="store_true", help="make another room; print its code")
     p.add_argument("--layout", metavar="NAME", help="your keyboard layout (as for spit-tui)")
+    p.add_argument("--keys", metavar="FILE", help="your key config file (as for spit-tui)")
     args = p.parse_args(argv)
     host, port = parse_address(args.address)
     if args.new_room:
         if args.code is not None or args.seat is not None:
             raise UsageError("--new-room takes only HOST[:PORT]")
-        return host, port, None, None, None
+        return host, port, None, None, (None, None)
     if args.code is None:
         raise UsageError("give the room CODE the host printed (or --new-room)")
-    return host, port, check_code(args.code), args.seat, args.layout
+    return host, port, check_code(args.code), args.seat, (args.layout, args.keys)
 
 
 def _unreachable(host: str, port: int, e: BaseException) -> str:
@@ -153,7 +157,7 @@ async def _join(host: str, port: int, code: str, seat: str | None) -> int:
 
 def main(argv: list[str]) -> int:
     try:
-        host, port, code, seat, layout = parse_args(argv)
+        host, port, code, seat, (layout, keys) = parse_args(argv)
     except UsageError as e:
         return fail(str(e), NAME)
     except SystemExit as e:  # --help
@@ -162,7 +166,7 @@ def main(argv: list[str]) -> int:
         return asyncio.run(_new_room(host, port))
     from spit_tui.keys.cli import choose_keys
 
-    if choose_keys(layout, None) is None:
+    if choose_keys(layout, keys) is None:
         return 2
     from spit_tui.terminal import forget_exported_size
 
