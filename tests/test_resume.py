@@ -76,13 +76,16 @@ def straight_and_resumed(
     seed: int, options: Options, k: int, extra: float, clock_start: float
 ) -> tuple[Table, Table] | None:
     presses = script(seed, options)
-    straight = new_table(Game(options=options, seed=seed))
-    play(straight, presses)
-    first = new_table(Game(options=options, seed=seed))
     k = min(k, len(presses))
     stop_at = presses[k - 1].at + extra if k else extra
+    # Stopped after the last press, both games run on to the same moment (the
+    # script may end in play, where the play clock runs on).
+    end = None if k < len(presses) else stop_at + 2.0
     if k < len(presses):
         stop_at = min(stop_at, presses[k].at - 0.001)
+    straight = new_table(Game(options=options, seed=seed))
+    play(straight, presses, until=end)
+    first = new_table(Game(options=options, seed=seed))
     play(first, presses[:k], until=stop_at)
     if first.counting_down:
         return None  # a quit then loses that last ready: its player presses again
@@ -95,7 +98,7 @@ def straight_and_resumed(
     assert resumed.position == first.position
     assert record_of(resumed) == record
     assert abs(resumed.play_seconds() - first.play_seconds()) < 0.001 * (1 + len(first.rounds))
-    play(resumed, presses[k:], base=clock_start - stop_at)
+    play(resumed, presses[k:], base=clock_start - stop_at, until=end)
     return straight, resumed
 
 
