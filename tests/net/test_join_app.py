@@ -220,3 +220,21 @@ async def test_the_same_command_run_again_takes_the_same_seat_back(tmp_path: Pat
             await c.close()
     finally:
         await host.close()
+
+
+async def test_the_names_are_the_hosts(tmp_path: Path) -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    try:
+        room = host.new_room()
+        app, _net, table = await seated(host, room.code, "left", tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: table.remote is not None, "seated")
+            await pilot.pause(0.05)
+            assert "F4" not in banner_text(app)
+            await pilot.press("f4")
+            await pilot.pause(0.05)
+            assert app.screen is app.game_screen  # no names box
+            assert table.names == room.table.names
+    finally:
+        await host.close()

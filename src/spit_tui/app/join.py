@@ -3,8 +3,8 @@
 JoinApp is SpitApp drawing a `RemoteTable` (net.remote): the same screens and
 widgets, the same one path for game keys (on_event -> key layer ->
 `RemoteTable.submit_intent`, which sends them on), the same help. What differs
-is only what a remote seat cannot do: start a new game (the host does) or
-save the record (the host keeps the game). `start` is the seat's own task
+is only what a remote seat cannot do: start a new game (the host does), set
+the names (the host's) or save the record (the host keeps the game). `start` is the seat's own task
 (reading the host's views); it ends the app through `finish` with one line,
 which the command prints once the terminal is restored.
 """
@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from spit_tui.app import SpitApp
+from spit_tui.app.status import HeaderBar
 from spit_tui.net.remote import RemoteTable
 
 Start = Callable[["JoinApp"], Coroutine[Any, Any, None]]
@@ -25,6 +26,7 @@ class JoinApp(SpitApp):
 
     def __init__(self, table: RemoteTable, start: Start) -> None:
         super().__init__(table=table)
+        self.game_screen.names_key = ""  # the names are the host's: no F4 on the banner
         self.remote = table
         self._start = start
         self.end_line: str | None = None  # why the seat ended, for the command to print
@@ -36,6 +38,11 @@ class JoinApp(SpitApp):
         """End the app with `line` (printed after the terminal is restored)."""
         self.end_line = line
         self.exit(return_code=code)
+
+    def action_names(self) -> None:
+        """The names on the board are the host's: F4 only says so."""
+        header = self.game_screen.query_one("#header", HeaderBar)
+        header.show_hint("the names are the host's to set")
 
     def action_new_game(self) -> None:
         """The host starts games; Enter does nothing here."""
