@@ -111,6 +111,7 @@ class Showing:
     offer: str = ""  # the opening banner's offer of a stopped game to resume (the history's)
     stuck_since: float | None = None  # when the last "no plays left" came (before its banner)
     earlier: tuple[Stamp | None, ...] = ()  # a resumed game: the stamps of its stored log
+    held: bool = False  # a resumed game waits for the players (Enter) before its clocks run
 
     @classmethod
     def start(cls, position: Position, now: float) -> Showing:
@@ -265,12 +266,14 @@ class Table:
     @property
     def away(self) -> str | None:
         """Who the game waits for to come back (a remote seat), or None: at one
-        keyboard nobody is ever away."""
-        return None
+        keyboard nobody is away, but a resumed game waits for its players."""
+        return "Back where you stopped" if self.shown.held else None
 
     @property
     def away_hint(self) -> str:
         """The line under `away`."""
+        if self.shown.held:
+            return "Enter: play on (the clocks wait until then)"
         return "The game is paused: it goes on where it stopped."
 
     @property
@@ -557,7 +560,7 @@ class Table:
         self.shown = Showing.start(game.position, self.clock.now())
         self._notify()
 
-    def resume(self, record: Record, elapsed: float) -> None:
+    def resume(self, record: Record, elapsed: float, hold: bool = False) -> None:
         """Continue a stopped game: `record` is its log so far, `elapsed` the
         game clock's seconds since it began when it stopped (pauses left out;
         the play clock is rebuilt from the stamps, so it is not needed).
@@ -568,8 +571,9 @@ class Table:
         shown as it was, at its stamp's time (story, rounds, the round's start),
         and the clock is set back by `elapsed`: the game's time, the round's
         and the stamps of the actions to come run on as if it had never
-        stopped. Raises `Refusal` if the log does not fit its start (nothing
-        changes then)."""
+        stopped. `hold`: the game waits (paused) until `play_on`, so nobody,
+        the computer included, moves before both players have the board in view.
+        Raises `Refusal` if the log does not fit its start (nothing changes then)."""
         game = Game(options=record.options, seed=record.seed, position=record.start)
         t0 = self.clock.now() - elapsed
         shown = Showing.start(game.position, t0)
@@ -593,4 +597,16 @@ class Table:
                 shown.phase_shown_at = due
             else:
                 self.clock.call_at(due, self._show_stuck)
+        if hold:
+            shown.held = True
+            self.pause("resumed", True)
         self._notify()
+
+    def play_on(self) -> bool:
+        """A held resumed game goes on (Enter); False if nothing was held."""
+        if not self.shown.held:
+            return False
+        self.shown.held = False
+        self.pause("resumed", False)
+        self._notify()
+        return True

@@ -94,8 +94,9 @@ def resumed_app(path: Path) -> tuple[SpitApp, Stopped]:
 
 
 def board_part(text: str) -> list[str]:
-    """The screen below the header (the header's clock is checked on its own)."""
-    return text.splitlines()[1:]
+    """The screen below the header and the banner (the header's clock is checked
+    on its own; the banner of a resumed game first says it waits for Enter)."""
+    return text.splitlines()[7:]  # the header, then the banner's six lines
 
 
 async def test_a_resumed_game_shows_its_board_runs_its_clocks_on_and_is_stored_once(
@@ -108,9 +109,16 @@ async def test_a_resumed_game_shows_its_board_runs_its_clocks_on_and_is_stored_o
     async with app.run_test(size=(100, 30)) as pilot:
         text = await screen_text(pilot)
         assert board_part(text) == board_part(before)  # the board it stopped at
+        assert "Back where you stopped" in text and "Enter: play on" in text
         assert "round 4 · 0:01" in text.splitlines()[0]
+        await advance(pilot, 5.0)  # nobody has pressed Enter: the clocks wait
+        await press(pilot, "w")  # and so does the game
+        text = await screen_text(pilot)
+        assert "round 4 · 0:01" in text.splitlines()[0] and len(app.table.game.log) == 1
+        await pilot.press("enter")
         await advance(pilot, 1.0)
-        assert "round 4 · 0:02" in (await screen_text(pilot)).splitlines()[0]
+        text = await screen_text(pilot)
+        assert "round 4 · 0:02" in text.splitlines()[0] and "Back where" not in text
         await press(pilot, "w")  # 6c on 7h: the last card
         text = await screen_text(pilot)
         assert "GAME OVER" in text and "0:02 of play" in text  # 2.5 s of play in all
@@ -128,6 +136,7 @@ async def test_a_resumed_game_can_be_quit_and_resumed_again(tmp_path: Path) -> N
     await quit_after_the_first_card(path)
     app, _ = resumed_app(path)
     async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
         await advance(pilot, 2.0)
         await pilot.press("ctrl+q", "enter")
     ((_, _, _, finished, seconds, _, _),) = games(path)
@@ -135,6 +144,7 @@ async def test_a_resumed_game_can_be_quit_and_resumed_again(tmp_path: Path) -> N
     app, stopped = resumed_app(path)
     assert stopped.play_seconds == pytest.approx(3.5) == stopped.clock_seconds
     async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
         await press(pilot, "w")
     ((_, _, _, finished, seconds, text, _),) = games(path)
     assert finished == 1 and float(str(seconds)) == pytest.approx(3.5)

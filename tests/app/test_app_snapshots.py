@@ -88,6 +88,16 @@ async def _offer(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def _resumed(pilot: Pilot[Any]) -> None:
+    from spit_tui.store.records import record_of
+
+    app = pilot.app
+    assert isinstance(app, SpitApp)
+    await press(pilot, "w")  # a card played, then the game stopped and resumed
+    app.resume_game(record_of(app.table), 12.0)  # held: Enter plays on
+    await pilot.pause()
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -96,6 +106,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "slap": (lambda: make_app(SLAP), _nothing),
     "summary": (lambda: make_app(SLAP), _summary),
     "opening_offer": (lambda: make_app(seed=1), _offer),
+    "resumed": (lambda: make_app(seed=1, spat=True), _resumed),
     "over": (lambda: make_app(OVER), _over),
     "first_run": (_first_run_app, _nothing),
     # the opening banner with names (markup in a name shows as typed), and F4's box

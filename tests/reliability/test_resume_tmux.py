@@ -157,7 +157,12 @@ def test_a_game_quit_halfway_resumes_on_the_same_board_and_ends_as_one_game(
     ((game_id, *_),) = games(db)
 
     target, pid = tmux.game(["--resume", "--db", str(db)])
-    assert tmux.screen(target).splitlines()[1:] == board
+    tmux.wait_for(target, "Enter: play on")
+    screen = tmux.screen(target).splitlines()
+    assert screen[7:] == board[6:]  # below the banner: the board it stopped at
+    tmux.keys(target, "Enter")
+    time.sleep(0.3)
+    assert tmux.screen(target).splitlines()[1:] == board  # and now the banner too
     tmux.keys(target, "w")  # 6c on 7h: the last card
     tmux.wait_for(target, "GAME OVER")
     tmux.keys(target, "C-q")
@@ -190,6 +195,7 @@ def test_f5_on_the_opening_banner_resumes_the_stopped_game(tmux: Tmux, tmp_path:
     assert "round 4 (Ana v Ben)" in screen
     tmux.keys(target, "F5")
     tmux.wait_for(target, "Ana 7♥")  # the resumed game's feed: its last card
+    tmux.keys(target, "Enter")  # play on
     time.sleep(0.4)
     tmux.keys(target, "w")
     tmux.wait_for(target, "GAME OVER")

@@ -214,7 +214,7 @@ class SpitApp(App[None]):
 
     def resume_game(self, record: Record, clock_seconds: float) -> None:
         """Show a stopped game where it stood and go on with it (Table.resume)."""
-        self.table.resume(record, clock_seconds)
+        self.table.resume(record, clock_seconds, hold=True)
         self.options = record.options
 
     def on_unmount(self) -> None:
@@ -395,7 +395,9 @@ class SpitApp(App[None]):
         if event.key in ("space", "enter", "tab") or (
             event.character is not None and event.character.isprintable()
         ):
-            if event.key == "enter" and self.table.position.phase is Phase.OVER:
+            if event.key == "enter" and (
+                self.table.position.phase is Phase.OVER or self.table.shown.held
+            ):
                 return
             self.clock.update()  # the hint's time starts now
             name = {"space": "Space", "enter": "Enter", "tab": "Tab"}.get(
@@ -444,6 +446,8 @@ class SpitApp(App[None]):
 
     def action_new_game(self) -> None:
         t = self.table
+        if self.screen is self.game_screen and t.play_on():
+            return  # a resumed game: Enter plays on
         if self.screen is not self.game_screen or t.position.phase is not Phase.OVER:
             return
         if t.game_ended_at is not None and t.clock.now() < t.game_ended_at + NEW_GAME_GUARD_S:

@@ -18,7 +18,7 @@ class Reserved(NamedTuple):
 RESERVED: tuple[Reserved, ...] = (
     Reserved(("f1", "backspace"), "F1 or Backspace", "help"),
     Reserved(("escape",), "Esc", "close / back"),
-    Reserved(("enter",), "Enter", "new game"),
+    Reserved(("enter",), "Enter", "new game (a resumed game: play on)"),
     Reserved(("tab",), "Tab", "(kept free)"),
     Reserved(("ctrl+q", "ctrl+c"), "Ctrl+Q / Ctrl+C", "quit"),
     Reserved(("ctrl+z",), "Ctrl+Z", "suspend"),
