@@ -129,3 +129,14 @@ def test_the_counting_median_is_the_median(ms: list[int]) -> None:
     from array import array
 
     assert median_s(array("I", ms)) == statistics.median(ms) / 1000
+
+
+def test_lengths_read_as_on_the_game_over_line() -> None:
+    """7.9 s of play is 0:07 on the game-over line (whole seconds down), and so
+    in history and stats too: one game, one length."""
+    from spit_tui.app.views import clock_text
+    from spit_tui.store.commands import _mmss
+
+    for secs in (0.0, 7.893, 59.99, 60.0, 125.5):
+        assert _mmss(secs) == clock_text(secs)
+    assert _mmss(None) == "-"

@@ -64,7 +64,7 @@ def _start(
 def _mmss(seconds: float | None) -> str:
     if seconds is None:
         return "-"
-    m, s = divmod(round(seconds), 60)
+    m, s = divmod(int(seconds), 60)  # whole seconds down, as the game-over line counts
     return f"{m}:{s:02d}"
 
 
