@@ -32,6 +32,7 @@ from spit_tui.command import (
     fail,
     flush_out,
     guarded_stdout,
+    level_argument,
     shown,
 )
 
@@ -126,19 +127,6 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _level(text: str) -> str:
-    from spit_tui.players.ladder import level_choices, level_named
-
-    if text.strip().lower() == "auto":
-        return "auto"
-    try:
-        level_named(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"unknown level {shown(text)!r} (choose {level_choices()} or auto)"
-        ) from None
-    return text.strip().lower()
-
 
 def _add_computer_options(p: argparse.ArgumentParser) -> None:
     from spit_tui.players.ladder import level_choices
@@ -150,7 +138,7 @@ def _add_computer_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--level",
-        type=_level,
+        type=level_argument,
         metavar="LEVEL",
         help=(
             f"how good the computer is: {level_choices()} (1 the easiest; the help's "

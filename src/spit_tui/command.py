@@ -10,6 +10,8 @@
   `cli.main` runs every command under `guarded_stdout`, so a subcommand's
   plain `print` gets the same one line.
 - `port_number`: a --port value (every server command takes one).
+- `level_argument`: a computer level on the command line (--level, and sim's
+  --left/--right), checked once for both commands.
 - `shown`: a value cut short for echoing back in an error line, so a
   5,000-digit argument does not fill the screen.
 
@@ -69,6 +71,24 @@ def port_number(text: str, option: str = "--port") -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise UsageError(f"{option}: not a port number (0-65535): {text[:40]!r}")
     return int(text)
+
+
+def level_argument(text: str) -> str:
+    """A computer level as given (lower case): a level's name, a rung, random
+    or auto; an argparse type, so a bad one is argparse's one line."""
+    from spit_tui.players.auto import AUTO  # here: only a command with a level needs them
+    from spit_tui.players.ladder import level_choices, level_named
+
+    level = text.strip().lower()
+    if level == AUTO:
+        return AUTO
+    try:
+        level_named(level)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {shown(text)!r} (choose {level_choices()}, random or auto)"
+        ) from None
+    return level
 
 
 def one_line(message: str) -> str:

@@ -37,24 +37,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit_tui.command import OutputError, Parser, UsageError, fail, shown, write_out
+from spit_tui.command import (
+    OutputError,
+    Parser,
+    UsageError,
+    fail,
+    level_argument,
+    shown,
+    write_out,
+)
 from spit_tui.engine import Options, Variant
 from spit_tui.match import ROUND_CAP, Match, MatchResult, play_match
 from spit_tui.players.auto import AUTO, AutoLevel, stored_reaction_times
-from spit_tui.players.ladder import LADDER, level_choices, level_named, like, start_rung
+from spit_tui.players.ladder import LADDER, level_choices, like, start_rung
 from spit_tui.players.level import Level
-
-
-def _level(text: str) -> str:
-    if text.strip().lower() == AUTO:
-        return AUTO
-    try:
-        level_named(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"unknown level {shown(text)!r} (choose {level_choices()}, random or auto)"
-        ) from None
-    return text.strip().lower()
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -247,7 +243,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--games", type=_whole, default=200, help="games to play (default 200)")
     levels = f"{level_choices()} or random"
-    ap.add_argument("--left", type=_level, default="hard", help=f"left bot's level ({levels})")
+    ap.add_argument(
+        "--left", type=level_argument, default="hard", help=f"left bot's level ({levels})"
+    )
     ap.add_argument(
         "--left-like",
         metavar="NAME",
@@ -255,7 +253,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--right",
-        type=_level,
+        type=level_argument,
         default="normal",
         help=f"right bot's level ({levels}, or auto: it moves along the ladder to keep it close)",
     )
