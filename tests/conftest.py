@@ -1,14 +1,21 @@
 """Suite-wide options: tests marked `slow` (fuzz, soak, real terminal) run only
 with --run-slow. Every test gets its own user directories (XDG variables), so
 no test reads or writes a real user's config, history or saved games, and
-SPIT_LAYOUT=us, so no game a test starts waits at the first-run check."""
+SPIT_LAYOUT=us, so no game a test starts waits at the first-run check.
+The app tests' kits (tests/app: appkit, tmuxkit) are importable from every
+test folder."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+_APP_TESTS = str(Path(__file__).resolve().parent / "app")
+if _APP_TESTS not in sys.path:
+    sys.path.insert(0, _APP_TESTS)
 
 XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 

@@ -4,14 +4,13 @@ window, quitting with the terminal restored. Slow: run with --run-slow."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from appkit import wait_for_text
+from tmuxkit import TmuxServer
 
 pytestmark = [
     pytest.mark.slow,
@@ -21,20 +20,15 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Term:
+class Term(TmuxServer):
     def __init__(self, args: list[str], size: tuple[int, int] = (100, 30)) -> None:
-        self.sock = f"spit-test-{uuid.uuid4().hex[:8]}"
+        super().__init__("spit-test")
         cmd = " ".join([sys.executable, "-m", "spit_tui", *args])
         w, h = size
         self.tmux(
             "new-session", "-d", "-x", str(w), "-y", str(h),
             f"cd {ROOT} && {cmd}; echo \"[exited rc=$?]\"; sleep 30",
         )
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.sock, *args], capture_output=True, text=True, check=False
-        ).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p")
@@ -47,8 +41,6 @@ class Term:
             self.tmux("send-keys", k)
             time.sleep(0.05)
 
-    def close(self) -> None:
-        self.tmux("kill-server")
 
 
 @pytest.fixture

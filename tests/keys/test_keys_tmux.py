@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmuxkit import TmuxServer
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -22,28 +21,21 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 POSITION = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
 
 
-class Pane:
+class Pane(TmuxServer):
     def __init__(self, tmp: Path) -> None:
         from spit_tui.engine import complete_position as complete
         from spit_tui.engine import format_position, parse_position
 
-        self.sock = f"spit-keys-{uuid.uuid4().hex[:8]}"
+        super().__init__("spit-keys", env={**os.environ, "SPIT_LAYOUT": "us"})
         self.log = tmp / "decisions.jsonl"
         pos = format_position(complete(parse_position(POSITION, check=False)))
         cmd = f"{sys.executable} -m spit_tui --position '{pos}' --decision-log {self.log}"
-        env = {**os.environ, "SPIT_LAYOUT": "us"}
-        self.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd, env=env)
+        self.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd)
         deadline = time.monotonic() + 15
         while "pile a" not in self.screen():
             assert time.monotonic() < deadline, self.screen()
             time.sleep(0.1)
         time.sleep(0.3)
-
-    def tmux(self, *args: str, env: dict[str, str] | None = None) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.sock, "-f", os.devnull, *args],
-            capture_output=True, text=True, check=False, env=env,
-        ).stdout  # fmt: skip
 
     def send(self, text: str) -> None:
         self.tmux("send-keys", "-l", text)
@@ -55,9 +47,6 @@ class Pane:
         if not self.log.exists():
             return []
         return [json.loads(line) for line in self.log.read_text().splitlines() if line]
-
-    def close(self) -> None:
-        self.tmux("kill-server")
 
 
 @pytest.fixture

@@ -19,46 +19,39 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tmuxkit import TmuxServer
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 BOUND_S = 20.0  # a bound on every wait for a screen, not a speed
 
 
-class Terminals:
+class Terminals(TmuxServer):
     """Named tmux sessions on one private socket, each running one command (no
     session is called "left" or "right": tmux reads those as pane positions)."""
 
     def __init__(self, tmp: Path) -> None:
-        self.sock = f"spit-join-{uuid.uuid4().hex[:8]}"
+        env = {**os.environ, "SPIT_LAYOUT": "us", "SPIT_NO_HISTORY": "1"}
+        super().__init__("spit-join", env=env)
         self.tmp = tmp
-        self.env = {**os.environ, "SPIT_LAYOUT": "us", "SPIT_NO_HISTORY": "1"}
         keep = os.environ.get("SPIT_JOIN_TRANSCRIPT")
         self.keep = Path(keep) if keep else None
         self.shots = 0
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.sock, "-f", os.devnull, *args],
-            capture_output=True, text=True, check=False, env=self.env,
-        ).stdout  # fmt: skip
 
     def start(self, name: str, argv: list[str]) -> None:
         cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "spit_tui", *argv])
         shell = f"{cmd}; echo EXIT=$?; sleep 60"
         self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
 
-    def close(self, name: str) -> None:
+    def close_window(self, name: str) -> None:
         """The terminal window is closed (its process gets SIGHUP)."""
         self.tmux("kill-session", "-t", name)
 
@@ -94,15 +87,12 @@ class Terminals:
         path = self.keep / f"{self.shots:02d}-{label.replace(' ', '-')}.txt"
         path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
-    def kill(self) -> None:
-        self.tmux("kill-server")
-
 
 @pytest.fixture
 def terms(tmp_path: Path) -> Iterator[Terminals]:
     t = Terminals(tmp_path)
     yield t
-    t.kill()
+    t.close()
 
 
 def board_rows(screen: str) -> list[str]:
@@ -131,7 +121,7 @@ def test_the_host_plays_a_seat_and_a_closed_terminal_comes_back(terms: Terminals
     assert "RIGHT ping" in playing and "LEFT ping" in playing
     terms.shot("in play", "host", "guest")
     before = board_rows(terms.screen("host"))
-    terms.close("guest")  # RIGHT's terminal window is closed
+    terms.close_window("guest")  # RIGHT's terminal window is closed
     waiting = terms.wait("host", "Waiting for RIGHT: reconnect with the same command")
     terms.shot("right closed", "host")
     assert board_rows(waiting) == before

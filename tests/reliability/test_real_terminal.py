@@ -23,12 +23,12 @@ import shutil
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from appkit import wait_for_text
+from tmuxkit import TmuxServer, gone
 
 pytestmark = [
     pytest.mark.slow,
@@ -44,12 +44,12 @@ FLAGS = (
 RESTORED = "cursor=1 mouse_any=0 mouse_button=0 mouse_standard=0 mouse_sgr=0 alt=0"
 
 
-class Shell:
+class Shell(TmuxServer):
     """A bash prompt in a tmux pane of its own server; `raw` collects every byte
     the pane's programs write."""
 
     def __init__(self, tmp: Path, size: tuple[int, int] = (100, 30)) -> None:
-        self.sock = f"spit-rel-{uuid.uuid4().hex[:8]}"
+        super().__init__("spit-rel")
         self.raw = tmp / "raw.out"
         w, h = size
         self.tmux("new-session", "-d", "-x", str(w), "-y", str(h), "bash --norc --noprofile -i")
@@ -57,14 +57,6 @@ class Shell:
         self.bash = int(self.tmux("display", "-p", "#{pane_pid}").strip())
         self.type(f"PS1='$ '; cd {ROOT}; clear")
         self.wait_for("$")
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.sock, "-f", os.devnull, *args],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout
 
     def type(self, line: str) -> None:
         self.tmux("send-keys", "-l", line)
@@ -102,26 +94,12 @@ class Shell:
         time.sleep(0.4)
         return self.screen()
 
-    def close(self) -> None:
-        self.tmux("kill-server")
-
 
 @pytest.fixture
 def shell(tmp_path: Path) -> Iterator[Shell]:
     sh = Shell(tmp_path)
     yield sh
     sh.close()
-
-
-def gone(pid: int, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def modes_left_on(raw: bytes) -> list[str]:

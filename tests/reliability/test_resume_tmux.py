@@ -15,12 +15,12 @@ import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from appkit import wait_for_text
+from tmuxkit import TmuxServer, gone, process_state
 
 pytestmark = [pytest.mark.slow]
 
@@ -32,26 +32,20 @@ TWO_TO_GO = (
 )
 
 
-class Tmux:
+class Tmux(TmuxServer):
     """A tmux server of its own; each game runs as a window's own command."""
 
     def __init__(self) -> None:
-        self.sock = f"spit-resume-{uuid.uuid4().hex[:8]}"
-        self.run("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600")
-
-    def run(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.sock, "-f", os.devnull, *args],
-            capture_output=True, text=True, check=False,
-        ).stdout  # fmt: skip
+        super().__init__("spit-resume")
+        self.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 600")
 
     def game(self, args: list[str], session: str = "main") -> tuple[str, int]:
         """Start the game in a new window (or session); its target and pid."""
         line = shlex.join([*GAME, *args])
         if session == "main":
-            out = self.run("new-window", "-P", "-F", "#{window_id} #{pane_pid}", line)
+            out = self.tmux("new-window", "-P", "-F", "#{window_id} #{pane_pid}", line)
         else:
-            out = self.run(
+            out = self.tmux(
                 "new-session", "-d", "-P", "-F", "#{window_id} #{pane_pid}", "-s", session,
                 "-x", "100", "-y", "30", line,
             )  # fmt: skip
@@ -62,17 +56,14 @@ class Tmux:
 
     def keys(self, target: str, *keys: str) -> None:
         for k in keys:
-            self.run("send-keys", "-t", target, k)
+            self.tmux("send-keys", "-t", target, k)
             time.sleep(0.1)
 
     def screen(self, target: str) -> str:
-        return self.run("capture-pane", "-p", "-t", target)
+        return self.tmux("capture-pane", "-p", "-t", target)
 
     def wait_for(self, target: str, text: str, timeout: float = 15.0) -> str:
         return wait_for_text(lambda: self.screen(target), text, timeout)
-
-    def close(self) -> None:
-        self.run("kill-server")
 
 
 @pytest.fixture
@@ -82,24 +73,9 @@ def tmux() -> Iterator[Tmux]:
     t.close()
 
 
-def gone(pid: int, timeout: float = 8.0) -> bool:
-    """The process has ended (a zombie tmux has not reaped yet counts)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        if "<defunct>" in state(pid):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def state(pid: int) -> str:
-    return subprocess.run(
-        ["ps", "-o", "pid,stat,wchan,cmd", "-p", str(pid)], capture_output=True, text=True
-    ).stdout
+def ended(pid: int) -> bool:
+    """The game has ended (its parent, tmux, may not have reaped it yet)."""
+    return gone(pid, 8.0, zombie_is_gone=True)
 
 
 def games(db: Path) -> list[tuple[object, ...]]:
@@ -132,10 +108,10 @@ def test_every_way_out_of_a_game_in_play_stores_it(tmux: Tmux, tmp_path: Path, r
     elif road.startswith("SIG"):
         os.kill(pid, getattr(signal, road))
     elif road == "kill-window":
-        tmux.run("kill-window", "-t", target)
+        tmux.tmux("kill-window", "-t", target)
     else:
-        tmux.run("kill-session", "-t", "game")
-    assert gone(pid), f"the game outlived {road}: {state(pid)}\n{tmux.screen(target)}"
+        tmux.tmux("kill-session", "-t", "game")
+    assert ended(pid), f"the game outlived {road}: {process_state(pid)}\n{tmux.screen(target)}"
     ((_, left, right, finished, record),) = games(db)
     assert (left, right, finished) == ("Ana", "Ben", 0)
     assert "L!@" in str(record) and "R!@" in str(record)
@@ -153,7 +129,7 @@ def test_a_game_quit_halfway_resumes_on_the_same_board_and_ends_as_one_game(
     tmux.keys(target, "C-q")
     tmux.wait_for(target, "Quit the game?")
     tmux.keys(target, "Enter")
-    assert gone(pid)
+    assert ended(pid)
     ((game_id, *_),) = games(db)
 
     target, pid = tmux.game(["--resume", "--db", str(db)])
@@ -168,7 +144,7 @@ def test_a_game_quit_halfway_resumes_on_the_same_board_and_ends_as_one_game(
     tmux.keys(target, "C-q")
     tmux.wait_for(target, "Quit the game?")
     tmux.keys(target, "Enter")
-    assert gone(pid)
+    assert ended(pid)
     ((again, left, right, finished, record),) = games(db)  # one game, not two
     assert (again, left, right, finished) == (game_id, "Ana", "Ben", 1)
     assert "L1a@" in str(record) and "L2a@" in str(record)
@@ -189,7 +165,7 @@ def test_f5_on_the_opening_banner_resumes_the_stopped_game(tmux: Tmux, tmp_path:
     tmux.keys(target, "q")
     time.sleep(0.3)
     os.kill(pid, signal.SIGTERM)
-    assert gone(pid)
+    assert ended(pid)
     target, pid = tmux.game(["--seed", "1", "--db", str(db)])
     screen = tmux.wait_for(target, "F5: resume the game of")
     assert "round 4 (Ana v Ben)" in screen
@@ -200,6 +176,6 @@ def test_f5_on_the_opening_banner_resumes_the_stopped_game(tmux: Tmux, tmp_path:
     tmux.keys(target, "w")
     tmux.wait_for(target, "GAME OVER")
     os.kill(pid, signal.SIGTERM)
-    assert gone(pid)
+    assert ended(pid)
     ((_, left, right, finished, _),) = games(db)
     assert (left, right, finished) == ("Ana", "Ben", 1)
