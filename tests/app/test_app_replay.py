@@ -12,8 +12,7 @@ from spit_tui import cli
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.replay import SPEEDS, ReplayApp
-from spit_tui.app.views import clock_text
-from spit_tui.clock import VirtualClock
+from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.engine import Game, Player, Record, format_record
 from spit_tui.store.records import record_of
 from spit_tui.table import Outcome, Table

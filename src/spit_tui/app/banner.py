@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from spit_tui.app.views import TableView, clock_text, player_name, says, subject, verb
+from spit_tui.app.views import TableView, player_name, says, subject, verb
+from spit_tui.clock import clock_text
 from spit_tui.engine import PLAYERS, EndReason, Phase, Player, RoundEnd, Variant
 from spit_tui.table import Table
 

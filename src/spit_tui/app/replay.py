@@ -24,8 +24,8 @@ from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
-from spit_tui.app.views import TableView, clock_text
-from spit_tui.clock import VirtualClock
+from spit_tui.app.views import TableView
+from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.engine import Game, Record, Source
 from spit_tui.table import Outcome, Table
 

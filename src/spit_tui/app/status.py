@@ -6,7 +6,8 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from spit_tui.app.views import DIM, NAME_STYLE, TableView, clock_text, player_name
+from spit_tui.app.views import DIM, NAME_STYLE, TableView, player_name
+from spit_tui.clock import clock_text
 from spit_tui.engine import Phase, Player, Variant
 from spit_tui.table import Table
 

@@ -50,11 +50,6 @@ def says(p: Player, table: Table, you: str, other: str) -> str:
     return f"{subject(p, table)} {verb(p, table, you, other)}"
 
 
-def clock_text(seconds: float) -> str:
-    s = int(seconds)
-    return f"{s // 60}:{s % 60:02d}"
-
-
 class TableView(Widget):
     """A widget drawn from a Table; `sync()` repaints it only if its state changed."""
 

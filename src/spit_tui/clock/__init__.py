@@ -10,6 +10,6 @@ A `Stopwatch` on that time counts play only (the round clock).
 
 from .real import RealClock
 from .scheduler import GameClock, Handle, VirtualClock
-from .stopwatch import Stopwatch
+from .stopwatch import Stopwatch, clock_text
 
-__all__ = ["GameClock", "Handle", "RealClock", "Stopwatch", "VirtualClock"]
+__all__ = ["GameClock", "Handle", "RealClock", "Stopwatch", "VirtualClock", "clock_text"]

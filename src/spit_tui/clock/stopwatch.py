@@ -37,3 +37,10 @@ class Stopwatch:
         """Seconds counted by game time `now`."""
         run = max(0.0, now - self.since) if self.since is not None else 0.0
         return self.total + run
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds as the players read them, m:ss, whole seconds down: the round
+    clock, the game-over line, the replay, and the history's lengths."""
+    s = int(seconds)
+    return f"{s // 60}:{s % 60:02d}"

@@ -14,6 +14,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, fail, shown, write_out
 from spit_tui.store import db
 from spit_tui.store.stats import PlayerStats, all_stats, sparkline
@@ -64,8 +65,7 @@ def _start(
 def _mmss(seconds: float | None) -> str:
     if seconds is None:
         return "-"
-    m, s = divmod(int(seconds), 60)  # whole seconds down, as the game-over line counts
-    return f"{m}:{s:02d}"
+    return clock_text(seconds)
 
 
 def _as_json(s: PlayerStats) -> dict[str, object]:
