@@ -34,11 +34,11 @@ import contextlib
 import errno
 import json
 import os
-import stat
 from types import TracebackType
 
 from spit_tui.command import shown
 from spit_tui.table import Decision, Table
+from spit_tui.userfiles import not_regular as _kind
 
 ENV = "SPIT_DECISION_LOG"
 MODES = ("new", "overwrite", "append")
@@ -66,23 +66,6 @@ def decision_record(d: Decision) -> dict[str, object]:
         "outcome": str(d.outcome),
         "message": d.message,
     }
-
-
-def _kind(mode: int) -> str | None:
-    """What a file that is not a regular file is, in a player's words."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISLNK(mode):
-        return "a symbolic link (give the file it points to)"
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO), not a regular file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device or terminal, not a regular file"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISSOCK(mode):
-        return "a socket, not a regular file"
-    return "not a regular file"
 
 
 def check_path(path: str, mode: str = "new") -> None:

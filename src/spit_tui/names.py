@@ -26,6 +26,7 @@ from rich.cells import cell_len
 
 from spit_tui.engine import Player
 from spit_tui.paths import config_dir, write_whole
+from spit_tui.userfiles import FileRefused, read_small
 
 MAX_CELLS = 16
 DEFAULT_NAMES = ("LEFT", "RIGHT")
@@ -88,20 +89,19 @@ def load(path: Path | None = None) -> Remembered:
     file is no names; a bad one is one line and no names."""
     path = default_path() if path is None else path
     where = f"the remembered names ({path.name})"
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+    try:  # a regular file only: a FIFO would hang the start, a device never end
+        data = read_small(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         return Remembered((None, None), None)
+    except FileRefused as e:
+        return Remembered((None, None), f"{where}: not a names file ({e}); using none")
     except OSError as e:
         return Remembered((None, None), f"{where}: cannot read: {e.strerror or e}; using none")
-    if len(data) > MAX_FILE_BYTES:
-        return Remembered((None, None), f"{where}: too big to be a names file; using none")
     import tomllib  # here: only a start that has a names file needs the parser
 
     try:
         table = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return Remembered((None, None), f"{where}: not a names file (bad TOML); using none")
     out: list[str | None] = []
     for key in _KEYS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
+from spit_tui.command import shown
 from spit_tui.keys.config import Choice, KeyConfigError, choose, default_path
 from spit_tui.keys.layout import grid, preset, preset_names
 from spit_tui.players import keymap
@@ -23,7 +24,8 @@ def layouts_command(args: list[str]) -> int:
     unknown = [n for n in names if n not in preset_names()]
     if unknown:
         print(
-            f"{PROG}: layouts: no layout {unknown[0]!r} (known: {', '.join(preset_names())})",
+            f"{PROG}: layouts: no layout {shown(unknown[0])!r}"
+            f" (known: {', '.join(preset_names())})",
             file=sys.stderr,
         )
         return 2

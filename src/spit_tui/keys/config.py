@@ -19,12 +19,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from spit_tui.command import shown
 from spit_tui.engine import Player
 from spit_tui.keys.layout import DEFAULT, ROW_NAMES, Layout, preset, preset_names
 from spit_tui.paths import config_dir, write_whole
+from spit_tui.userfiles import FileRefused, read_small
 
 FILE_NAME = "keys.toml"
 HALVES = {"left": Player.LEFT, "right": Player.RIGHT}
+MAX_FILE_BYTES = 64 * 1024  # a full config is well under 1 KiB
+
+
+def quoted(value: object) -> str:
+    """A bad value as an error line may echo it: at most 40 characters, escaped."""
+    return repr(shown(value)) if isinstance(value, str) else shown(repr(value))
 
 
 class KeyConfigError(Exception):
@@ -77,9 +85,11 @@ def parse(text: str, name: str) -> Layout:
         line = m.group(1) if m else "1"
         reason = msg[: m.start()].strip() if m else msg
         raise KeyConfigError(f"{name}:{line}: not valid TOML: {reason}") from None
+    except RecursionError:  # arrays in arrays, thousands deep
+        raise KeyConfigError(f"{name}: not a key config (values nested too deeply)") from None
 
     def fail(section: str | None, key: str | None, what: str) -> KeyConfigError:
-        where = ".".join(p for p in (section, key) if p)
+        where = shown(".".join(p for p in (section, key) if p))
         line = _line_of(text, section, key)
         return KeyConfigError(f"{name}:{line}: {where}: {what}")
 
@@ -91,7 +101,8 @@ def parse(text: str, name: str) -> Layout:
         raise fail(
             None,
             "layout",
-            f"no preset {chosen!r} (spit-tui layouts shows them: {', '.join(preset_names())})",
+            f"no preset {quoted(chosen)}"
+            f" (spit-tui layouts shows them: {', '.join(preset_names())})",
         )
     layout = preset(chosen)
     for half_name, half in HALVES.items():
@@ -121,12 +132,14 @@ def parse(text: str, name: str) -> Layout:
 
 
 def load(path: Path) -> Layout:
+    """Read and parse a key config file: a regular file of at most
+    MAX_FILE_BYTES (never a FIFO or a device, which could hang or never end)."""
     try:
-        raw = path.read_bytes()
+        raw = read_small(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise KeyConfigError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise KeyConfigError(f"{path}: is a directory, not a key config file") from None
+    except FileRefused as e:
+        raise KeyConfigError(f"{path}: not a key config file: {e}") from None
     except OSError as e:
         raise KeyConfigError(f"{path}: cannot read it: {e.strerror or e}") from None
     try:
@@ -188,7 +201,7 @@ def choose(layout_name: str | None, keys_file: str | None, env: Mapping[str, str
         if name is not None:
             if name not in preset_names():
                 raise KeyConfigError(
-                    f"{source}: no layout {name!r} (spit-tui layouts shows them: "
+                    f"{source}: no layout {quoted(name)} (spit-tui layouts shows them: "
                     f"{', '.join(preset_names())})"
                 )
             return Choice(preset(name), True, source)

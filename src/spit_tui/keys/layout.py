@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from spit_tui.command import shown
 from spit_tui.engine import Player
 from spit_tui.keys.names import key_name
 from spit_tui.keys.presets import PRESETS
@@ -40,11 +41,11 @@ def describe_position(pos: Position) -> str:
 def not_a_key(ch: str) -> str | None:
     """Why `ch` cannot be a game key, or None if it can."""
     if len(ch) != 1:
-        return f"{ch!r} is not one key (one character each)"
+        return f"{shown(ch)!r} is not one key (one character each)"
     if not ch.isprintable() or ch.isspace():
-        return f"{ch!r} is not a key that types a character"
+        return f"{shown(ch)!r} is not a key that types a character"
     if key_name(ch) in RESERVED_KEYS:
-        return f"{ch!r} is kept for the app itself"
+        return f"{shown(ch)!r} is kept for the app itself"
     return None
 
 

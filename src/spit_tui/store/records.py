@@ -9,9 +9,7 @@ not applied yet, so it is not in the record yet).
 
 from __future__ import annotations
 
-import os
 import secrets
-import stat
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +30,7 @@ from spit_tui.engine import (
     replay_record,
 )
 from spit_tui.table import Decision, Outcome, Table
+from spit_tui.userfiles import FileRefused, read_small
 
 RECORD_SUFFIX = ".spit"
 
@@ -113,12 +112,10 @@ MAX_RECORD_BYTES = 4_000_000  # a long game's record is ~100 kB; anything far bi
 
 def _read_text(path: Path) -> str:
     """A small regular text file (never a FIFO or a device, which could hang)."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise NotationError(f"{path} is not a regular file")
-    with path.open("rb") as f:
-        data = f.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
-        raise NotationError(f"more than {MAX_RECORD_BYTES:,} bytes: not a game record")
+    try:
+        data = read_small(path, MAX_RECORD_BYTES)
+    except FileRefused as e:
+        raise NotationError(f"{path}: not a game record: {e}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
