@@ -69,9 +69,9 @@ class Watch:
         while self.client.ended is None:
             await self.client.changed()
             rv = self.client.latest
-            if rv is None or not rv.view.pile_tops:
+            if rv is None or not rv.pile_tops:
                 continue
-            top = rv.view.pile_tops[0]
+            top = rv.pile_tops[0]
             text = None if top is None else str(top)
             if not self.tops or self.tops[-1][1] != text:
                 self.tops.append((loop.time(), text))

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import NamedTuple
 
 from spit_tui.clock import GameClock, Handle, Stopwatch
@@ -37,7 +36,11 @@ from spit_tui.engine import (
     format_action,
 )
 from spit_tui.players.keymap import Intent, Row, key_for
+from spit_tui.players.view import ViewCache
+from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
 from spit_tui.story import Story
+
+__all__ = ["Decision", "Message", "Outcome", "Table", "playing"]
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
 STALE_S = 0.2  # D13: slap/ready keys this soon after their phase appears do not count
@@ -46,13 +49,6 @@ STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
 MESSAGE_S = 1.6  # how long a refusal stays beside the player
 HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
 LOG_LIMIT = 50_000
-
-
-class Outcome(StrEnum):
-    APPLIED = "applied"
-    ILLEGAL = "illegal"
-    LOST_RACE = "too late"
-    IGNORED = "ignored"  # stale key (D13), wrong phase, notice, countdown running
 
 
 class Decision(NamedTuple):
@@ -167,6 +163,7 @@ class Table:
         self._computer: dict[Player, str] = {}  # the computer's halves: its level in words
         self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game.position, clock.now())
+        self._views = ViewCache()
 
     # -- what the views and the bots read ---------------------------------------------
 
@@ -294,6 +291,57 @@ class Table:
         if pending is not None:
             flags[pending] = True
         return flags[0], flags[1]
+
+    def scene(self) -> Scene:
+        """What a screen shows of this table now: one value every widget draws."""
+        now = self.clock.now()
+        pos = self.game.position
+        shown = self.shown
+        story = shown.story
+        ready = self.ready_flags()
+        views = self._views
+        sides = (views.side(0, pos.sides[0], ready[0]), views.side(1, pos.sides[1], ready[1]))
+        piles = pos.piles
+        game_s = shown.play.seconds(now)
+        said = tuple(
+            None if m is None else Said(m.text, m.kind) for m in map(self.message, Player)
+        )
+        computer = self._computer
+        return Scene(
+            phase=pos.phase,
+            round=pos.round,
+            sides=sides,
+            pile_tops=tuple(p[-1] if p else None for p in piles),
+            pile_sizes=tuple(len(p) for p in piles),
+            spitter=pos.spitter,
+            winner=pos.winner,
+            scores=pos.scores,
+            options=self.game.options,
+            names=self._names,
+            messages=(said[0], said[1]),
+            computer=(computer.get(Player.LEFT), computer.get(Player.RIGHT)),
+            owners=tuple(story.owner(i) for i in range(len(piles))),
+            feed=tuple(story.feed),
+            played=(story.played[0], story.played[1]),
+            trend=tuple(story.trend()),
+            lit=self.lit_piles(),
+            last_round=shown.last_round,
+            scoreboard=tuple(
+                Scored(r.round, r.round_points) for r in shown.rounds[-SCOREBOARD_ROUNDS:]
+            ),
+            at=now,
+            game_s=game_s,
+            round_s=game_s - shown.round_play_from,
+            running=shown.play.running and not self.clock.paused,
+            countdown_end=shown.countdown_ends,
+            countdown_s=self.countdown_s,
+            stuck=shown.stuck_shown,
+            fresh=not self.game.log,
+            away=self.away,
+            away_hint=self.away_hint,
+            offer=shown.offer,
+            figures=shown.figures,
+        )
 
     # -- what others ask of the table ------------------------------------------------
 

@@ -34,7 +34,7 @@ async def test_two_bot_clients_play_a_whole_game_through_the_host() -> None:
         table = room.table
         assert table.game.over
         for end in ends:
-            assert end is not None and end.view.phase is Phase.OVER
+            assert end is not None and end.phase is Phase.OVER
             assert end.winner == table.position.winner
         assert table.position.round >= 2
         keys = [d for d in table.decisions if d.source == "key"]

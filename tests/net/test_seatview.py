@@ -9,7 +9,7 @@ from netkit import cards_in, join, lobby, visible_cards
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Options, Phase, Player, Ready, Slot, Variant
-from spit_tui.net.seatview import read_view, seat_view
+from spit_tui.net.seatview import scene_from_wire, seat_view
 from spit_tui.players.bot import Bot
 from spit_tui.players.keymap import Row
 from spit_tui.table import Table
@@ -43,10 +43,10 @@ def test_every_message_of_whole_games_shows_only_public_cards() -> None:
                 # the cards on show, and in the feed cards shown face up before
                 assert shown <= seen, (msg, pos)
                 assert cards_in({k: v for k, v in msg.items() if k != "story"}) <= now
-                rv = read_view(msg, me)  # and the client can read every one
-                assert rv.view.sides[0].sizes == tuple(len(s.cards) for s in pos.sides[0].slots)
-                assert rv.view.pile_sizes == tuple(len(p) for p in pos.piles)
-                rounds.add(rv.view.round)
+                scene = scene_from_wire(msg, me)  # and the client can read every one
+                assert scene.sides[0].sizes == tuple(len(s.cards) for s in pos.sides[0].slots)
+                assert scene.pile_sizes == tuple(len(p) for p in pos.piles)
+                rounds.add(scene.round)
             assert views[-1][0]["phase"] == "over"
             assert views[-1][0]["winner"] == ("left", "right")[table.position.winner or 0]
             assert len(rounds) >= 2
@@ -80,6 +80,7 @@ def test_shuffling_the_hidden_cards_changes_no_view() -> None:
         table.game.apply(Ready(p))
     assert table.position.phase is Phase.PLAY
     rng = random.Random(0)
+    table = Table(Game(position=table.position, seed=0), VirtualClock())  # its play clock runs
     for _ in range(5):
         other = _shuffle_hidden(table, rng)
         assert other.position != table.position

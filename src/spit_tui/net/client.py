@@ -2,7 +2,7 @@
 
 `Client.join` does the handshake (JoinRefused carries the host's one line);
 then a reader task checks every frame from the host (protocol, then
-seatview.read_view) and keeps the latest `RemoteView`, and a pinger measures
+seatview.scene_from_wire) and keeps the latest `Scene`, and a pinger measures
 the round trip (the base for latency equalisation, issue 14 item 4). Anything
 wrong from the host ends the client with a reason in `ended`, never an
 exception in the reader. `play_as_bot` drives a client with the computer's
@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
+from dataclasses import replace
 from typing import Any
 
 from spit_tui.engine import Action, Fill, Flip, Phase, Play, Player, Ready, Slap
@@ -22,6 +23,7 @@ from spit_tui.players.keymap import Row
 from spit_tui.players.level import Level
 from spit_tui.players.policy import Policy
 from spit_tui.players.view import must_say_spit, play_actions
+from spit_tui.scene import Scene
 
 from .protocol import (
     Message,
@@ -32,7 +34,7 @@ from .protocol import (
     intent,
     read_frame,
 )
-from .seatview import SEAT_NAMES, RemoteView, Times, read_view
+from .seatview import SEAT_NAMES, scene_from_wire
 
 JOIN_S = 5.0  # the host must answer a hello this soon
 PING_S = 2.0  # a ping this often keeps the seat alive and measures the round trip
@@ -69,7 +71,8 @@ class Client:
         self.token: str = welcome["token"]
         self.room: str = welcome["room"]
         self.stale_s: float = welcome["stale_s"]
-        self.latest: RemoteView | None = None
+        self.latest: Scene | None = None
+        self.heard = 0  # this connection's keys the table has decided, as of the latest view
         self.views = 0  # views received
         self.ended: str | None = None  # why the connection ended
         self.ended_by_host = False  # the host said why (rather than the line going dead)
@@ -154,7 +157,8 @@ class Client:
     def _take(self, msg: Message) -> None:
         kind = msg["type"]
         if kind == "view":
-            self.latest = read_view(msg, self.seat)
+            self.latest = scene_from_wire(msg, self.seat, asyncio.get_running_loop().time())
+            self.heard = msg["heard"]
             self.views += 1
             self._changed.set()
         elif kind == "pong":
@@ -205,9 +209,9 @@ class Client:
         self.writer.close()
 
 
-def _phase_mark(rv: RemoteView) -> tuple[Any, ...]:
-    v = rv.view
-    return (v.phase, v.round, v.stuck_banner, v.pile_sizes if v.phase is Phase.SLAP else ())
+def _phase_mark(scene: Scene) -> tuple[Any, ...]:
+    slap = scene.pile_sizes if scene.phase is Phase.SLAP else ()
+    return (scene.phase, scene.round, scene.stuck, slap)
 
 
 async def play_as_bot(
@@ -217,7 +221,7 @@ async def play_as_bot(
     policy: Policy | None = None,
     think_s: tuple[float, float] = (0.001, 0.004),
     level: Level | None = None,
-) -> RemoteView | None:
+) -> Scene | None:
     """Play the seat to the end of the game from what the seat is shown; the last view.
 
     It thinks `think_s` (uniform) before each key, or, given a `level`, as long
@@ -227,18 +231,18 @@ async def play_as_bot(
     mark: tuple[Any, ...] = ()
     shown_at = loop.time()
     while client.ended is None:
-        rv = client.latest
-        if rv is None:
+        scene = client.latest
+        if scene is None:
             await client.changed()
             continue
-        view = rv.view
+        view = scene.view(client.seat)
         if view.phase is Phase.OVER:
-            return rv
-        if _phase_mark(rv) != mark:
-            mark, shown_at = _phase_mark(rv), loop.time()
+            return scene
+        if _phase_mark(scene) != mark:
+            mark, shown_at = _phase_mark(scene), loop.time()
         action: Action | None = None
         delay = rng.uniform(*think_s) if level is None else level.play.draw(rng)
-        if rv.waiting is None:
+        if scene.waiting is None:
             if view.phase is Phase.PLAY:
                 candidates = play_actions(view)
                 if candidates:
@@ -266,6 +270,9 @@ async def play_as_bot(
     return client.latest
 
 
-def _gist(rv: RemoteView | None) -> RemoteView | None:
-    """A view less what changes without a move: the key count, pings and clocks."""
-    return None if rv is None else rv._replace(heard=0, ping=(None, None), times=Times())
+def _gist(scene: Scene | None) -> Scene | None:
+    """A scene less what changes without a move: pings and clocks."""
+    if scene is None:
+        return None
+    end = None if scene.countdown_end is None else 0.0
+    return replace(scene, pings=None, at=0.0, game_s=0.0, round_s=0.0, countdown_end=end)

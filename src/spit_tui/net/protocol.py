@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import struct
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -94,24 +95,46 @@ async def read_frame(reader: asyncio.StreamReader, frame_s: float = FRAME_S) -> 
 Check = Callable[[Any], bool]
 
 
-def _int(lo: int, hi: int) -> Check:
+# The combinators every check of a message uses (the view's too: seatview).
+
+
+def int_in(lo: int, hi: int) -> Check:
     return lambda v: type(v) is int and lo <= v <= hi
 
 
-def _text(v: Any) -> bool:
+def text(v: Any) -> bool:
+    """A short printable string: no control character ever reaches a terminal."""
     return isinstance(v, str) and 0 < len(v) <= MAX_TEXT and v.isprintable()
 
 
-def _one_of(*choices: str) -> Check:
+def one_of(*choices: str) -> Check:
     return lambda v: isinstance(v, str) and v in choices
 
 
-def _optional(check: Check) -> Check:
+def optional(check: Check) -> Check:
     return lambda v: v is None or check(v)
 
 
-def _bool(v: Any) -> bool:
+def boolean(v: Any) -> bool:
     return type(v) is bool
+
+
+def seconds(lo: float, hi: float) -> Check:
+    """A finite JSON number from `lo` to `hi` (booleans are not numbers here)."""
+    return lambda v: type(v) in (int, float) and math.isfinite(v) and lo <= v <= hi
+
+
+def list_of(check: Check, lo: int, hi: int) -> Check:
+    """A list of `lo` to `hi` items, each passing `check`."""
+    return lambda v: isinstance(v, list) and lo <= len(v) <= hi and all(map(check, v))
+
+
+def shaped(fields: Mapping[str, Check]) -> Check:
+    """An object with exactly these fields, each passing its check."""
+    return lambda v: (
+        isinstance(v, dict) and v.keys() == fields.keys()
+        and all(check(v[k]) for k, check in fields.items())
+    )
 
 
 ROWS = ("a", "b", "fill", "flip")
@@ -122,32 +145,32 @@ PING_MAX = 2**31 - 1
 # type -> {field: check}; every field is required, and no other field is allowed.
 CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "hello": {
-        "version": _int(0, 2**16),
-        "code": _text,
-        "seat": _optional(_one_of(*SEATS)),
-        "token": _optional(_text),
+        "version": int_in(0, 2**16),
+        "code": text,
+        "seat": optional(one_of(*SEATS)),
+        "token": optional(text),
     },
-    "intent": {"row": _one_of(*ROWS), "slot": _int(0, SLOT_MAX)},
-    "ping": {"id": _int(0, PING_MAX)},
-    "pong": {"id": _int(0, PING_MAX)},
+    "intent": {"row": one_of(*ROWS), "slot": int_in(0, SLOT_MAX)},
+    "ping": {"id": int_in(0, PING_MAX)},
+    "pong": {"id": int_in(0, PING_MAX)},
     "new_room": {},
     "bye": {},
 }
 
 HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "welcome": {
-        "version": _int(0, 2**16),
-        "room": _text,
-        "seat": _one_of(*SEATS),
-        "token": _text,
-        "stale_s": lambda v: type(v) in (int, float) and 0 <= v <= 10,
+        "version": int_in(0, 2**16),
+        "room": text,
+        "seat": one_of(*SEATS),
+        "token": text,
+        "stale_s": seconds(0, 10),
     },
     "view": {},  # its body is checked by seatview.read_view
-    "refused": {"reason": _text},
-    "pong": {"id": _int(0, PING_MAX)},
-    "ping": {"id": _int(0, PING_MAX)},
-    "room": {"code": _text},
-    "bye": {"reason": _text},
+    "refused": {"reason": text},
+    "pong": {"id": int_in(0, PING_MAX)},
+    "ping": {"id": int_in(0, PING_MAX)},
+    "room": {"code": text},
+    "bye": {"reason": text},
 }
 
 

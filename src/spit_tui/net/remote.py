@@ -33,10 +33,9 @@ from spit_tui.engine import (
 )
 from spit_tui.players.keymap import Intent, Row, key_for
 from spit_tui.players.view import SideView
+from spit_tui.scene import Scene
 from spit_tui.story import FEED_LEN, Story
 from spit_tui.table import Decision, Message, Outcome, Table, playing
-
-from .seatview import RemoteView
 
 HIDDEN: Card = card("As")  # stands for every card the seat may not see; never drawn
 FOREVER = math.inf  # a host's message stays until the host's next view says otherwise
@@ -55,9 +54,8 @@ def _side(s: SideView) -> Side:
     return Side(slots, (HIDDEN,) * s.spit, s.ready)
 
 
-def masked_position(rv: RemoteView) -> Position:
-    """A Position holding only what the view shows; every hidden card is HIDDEN."""
-    v = rv.view
+def masked_position(v: Scene) -> Position:
+    """A Position holding only what the scene shows; every hidden card is HIDDEN."""
     piles = tuple(
         () if top is None else (HIDDEN,) * (n - 1) + (top,)
         for top, n in zip(v.pile_tops, v.pile_sizes, strict=True)
@@ -67,8 +65,9 @@ def masked_position(rv: RemoteView) -> Position:
         round=v.round,
         sides=(_side(v.sides[0]), _side(v.sides[1])),
         piles=piles,
-        spitter=rv.spitter,
-        winner=rv.winner,
+        spitter=v.spitter,
+        winner=v.winner,
+        scores=v.scores,
     )
 
 
@@ -98,7 +97,7 @@ class ShownStory(Story):
         super().__init__(start)
         self.shown_trend: list[tuple[Player, int]] = []
 
-    def take(self, rv: RemoteView) -> None:
+    def take(self, rv: Scene) -> None:
         self.owners = list(rv.owners)
         self.feed = deque(rv.feed, maxlen=FEED_LEN)
         self.played = list(rv.played)
@@ -110,12 +109,11 @@ class ShownStory(Story):
         return list(self.shown_trend)
 
 
-def _mark(rv: RemoteView) -> tuple[object, ...]:
+def _mark(v: Scene) -> tuple[object, ...]:
     """What makes a new phase for D13: a ready or slap phase that appeared, or
     the game going on again after it waited for a seat."""
-    v = rv.view
     slap = v.pile_sizes if v.phase is Phase.SLAP else ()
-    return (v.phase, v.round, v.stuck_banner, slap, rv.waiting is None)
+    return (v.phase, v.round, v.stuck, slap, v.waiting is None)
 
 
 class RemoteTable(Table):
@@ -128,7 +126,7 @@ class RemoteTable(Table):
         self.shown.story = ShownStory(start)
         self.me = seat
         self.press = press
-        self.remote: RemoteView | None = None
+        self.remote: Scene | None = None
         self.lost: str | None = None  # our own connection is down: the line to show
         self.own_rtt_ms: int | None = None  # our round trip, as this client measures it
         self._mark: tuple[object, ...] = ()
@@ -154,7 +152,7 @@ class RemoteTable(Table):
         rv = self.remote
         if rv is None:
             return "Connecting to the host…"
-        if rv.waiting is None or rv.view.phase is Phase.OVER:
+        if rv.waiting is None or rv.phase is Phase.OVER:
             return None
         if not self._met:
             return f"Waiting for {rv.waiting} to join"
@@ -174,7 +172,7 @@ class RemoteTable(Table):
     @property
     def pings(self) -> tuple[str, str]:
         rv = self.remote
-        ms: list[int | None] = list(rv.ping) if rv is not None else [None, None]
+        ms: list[int | None] = list(rv.pings or (None, None)) if rv is not None else [None, None]
         if ms[self.me] is None:
             ms[self.me] = self.own_rtt_ms
         left, right = (
@@ -182,35 +180,36 @@ class RemoteTable(Table):
         )
         return left, right
 
-    def show(self, rv: RemoteView) -> None:
+    def show(self, rv: Scene) -> None:
         """The host's latest view of the table: draw it."""
         now = self.clock.now()
         self.remote = rv
         self.lost = None
         self._met = self._met or rv.waiting is None
-        v = rv.view
+        v = rv
         game = self.shown_game
-        if game.options.manual_flip != v.manual_flip:
-            game.options = Options(manual_flip=v.manual_flip)
+        if game.options != v.options:
+            game.options = v.options
         game.show(masked_position(rv))
         shown = self.shown
         assert isinstance(shown.story, ShownStory)
         shown.story.take(rv)
         self._names = rv.names
         self._lit = rv.lit
-        shown.stuck_shown = v.stuck_banner
+        shown.stuck_shown = v.stuck
         shown.last_round = rv.last_round
         # the play clock goes on here between views while play is on, as there
-        shown.play = Stopwatch(rv.times.game)
+        shown.play = Stopwatch(rv.game_s)
         shown.play.run(now, playing(v.phase))
-        shown.round_play_from = rv.times.game - rv.times.round
+        shown.round_play_from = rv.game_s - rv.round_s
         shown.ended_at = now if v.phase is Phase.OVER else None
-        shown.countdown_ends = now + rv.times.countdown if v.counting_down else None
+        shown.countdown_ends = now + rv.countdown_left() if v.counting_down else None
         mark = _mark(rv)
         if mark != self._mark:  # D13: this screen shows the phase from now on
             self._mark = mark
             shown.phase_shown_at = now
-        said = None if rv.message is None else (rv.message, rv.kind)
+        mine = rv.messages[self.me]
+        said = None if mine is None else (mine.text, mine.kind.value)
         if said != self._host_said:  # a word from the host replaces ours
             self._host_said = said
             shown.messages[self.me] = (

@@ -27,7 +27,7 @@ from .client import Client, JoinRefused
 from .protocol import Message
 from .remote import RemoteTable
 from .room import Room, normal_code
-from .seatview import SEAT_NAMES, read_view
+from .seatview import SEAT_NAMES, scene_from_wire
 
 RETRIES = 5  # tries to reconnect after the line went dead
 RETRY_S = 1.0
@@ -118,7 +118,7 @@ class NetSeat:
                 rv = client.latest
                 if rv is not None and rv is not table.remote:
                     table.show(rv)
-                    if rv.view.phase is Phase.OVER:
+                    if rv.phase is Phase.OVER:
                         # nothing left to come back to
                         self.tokens.put(self.key, SEAT_NAMES[client.seat], None)
                 if client.rtts:
@@ -183,7 +183,7 @@ class LocalSeat:
 
     def send(self, msg: Message) -> None:
         if self.table is not None and msg["type"] == "view":
-            self.table.show(read_view(msg, self.seat))
+            self.table.show(scene_from_wire(msg, self.seat))
         elif msg["type"] == "ping":
             # No wire: answered at once, so the host measures this seat as 0 ms
             # away and holds it for the remote seat's distance (net.latency).
