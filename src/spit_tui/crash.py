@@ -42,6 +42,7 @@ from typing import Any
 from spit_tui import __version__
 from spit_tui.command import PROG, one_line, shown
 from spit_tui.paths import cache_dir
+from spit_tui.userfiles import create_private, private_dir
 
 TEST_ENV = "SPIT_TEST_CRASH"
 MESSAGE_LIMIT = 120  # characters of the exception's message on the one line
@@ -85,11 +86,10 @@ def _report_text(exc: BaseException, argv: Sequence[str], context: str) -> str:
 
 def write_report(exc: BaseException, argv: Sequence[str], context: str = "") -> Path:
     """Write the report file; OSError if it cannot be written."""
-    folder = report_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = private_dir(report_dir())  # a report holds the game's position
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"crash-{stamp}-{os.getpid()}.txt"
-    with open(path, "x", encoding="utf-8") as f:
+    with os.fdopen(create_private(path), "w", encoding="utf-8") as f:
         f.write(_report_text(exc, argv, context))
     return path
 

@@ -86,9 +86,12 @@ def tighten(path: Path, mode: int) -> None:
 
 
 def private_dir(path: Path) -> Path:
-    """Make `path` (and its parents) if need be; `path` itself is 0700. OSError
-    if it cannot be made."""
-    path.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+    """Make `path` if need be, and any missing parent, each 0700 (as the XDG
+    base directory rules ask); `path` itself is tightened to 0700 if it was
+    looser. OSError if it cannot be made."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for p in reversed(missing):
+        p.mkdir(mode=PRIVATE_DIR, exist_ok=True)
     tighten(path, PRIVATE_DIR)
     return path
 

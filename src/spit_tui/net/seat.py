@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 from collections.abc import Callable
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from spit_tui.engine import Phase, Player
-from spit_tui.paths import state_dir
+from spit_tui.paths import state_dir, write_whole
 from spit_tui.players.keymap import Row
+from spit_tui.userfiles import FileRefused, private_dir, read_small
 
 from .client import Client, JoinRefused
 from .protocol import Message
@@ -32,13 +34,22 @@ from .seatview import SEAT_NAMES, scene_from_wire
 RETRIES = 5  # tries to reconnect after the line went dead
 RETRY_S = 1.0
 TOKENS_FILE = "seats.json"
+LOCK_FILE = "seats.lock"
 MAX_TOKENS = 64  # rooms remembered; the oldest are forgotten first
 
 
 class Tokens:
     """Seat tokens by host and room code, and by seat (two terminals of one
-    machine may sit at the same room), in one small JSON file, written whole
-    through a temporary file, so a failure never leaves it half written."""
+    machine may sit at the same room), in one small JSON file.
+
+    Two `join`s may write at once: each change is a read-change-write under an
+    exclusive lock (`seats.lock` beside it), written whole through a temporary
+    file of its own (never a shared name), so no reader sees half a file and no
+    writer loses another's token. The tokens let anyone take the seat: the
+    file is 0600 in a 0700 folder. Read back, the file is untrusted (a regular
+    file of at most MAX_FILE_BYTES, JSON of the expected shape)."""
+
+    MAX_FILE_BYTES = 64 * 1024
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or state_dir() / TOKENS_FILE
@@ -49,8 +60,8 @@ class Tokens:
 
     def _read(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_small(self.path, self.MAX_FILE_BYTES).decode("utf-8"))
+        except (OSError, ValueError, FileRefused, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}
 
@@ -66,22 +77,29 @@ class Tokens:
 
     def put(self, key: str, seat: str, token: str | None) -> None:
         """Remember (or, with None, forget) a seat's token; never fails the game."""
-        data = self._read()
-        seats = self.get(key)
-        data.pop(key, None)
-        seats.pop(seat, None)
-        if token is not None:
-            seats[seat] = token
-        if seats:
-            data[key] = seats
-        data = dict(list(data.items())[-MAX_TOKENS:])
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, self.path)
+            private_dir(self.path.parent)
+            fd = os.open(
+                self.path.with_name(LOCK_FILE), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600
+            )
+        except OSError:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            data = self._read()
+            seats = self.get(key)
+            data.pop(key, None)
+            seats.pop(seat, None)
+            if token is not None:
+                seats[seat] = token
+            if seats:
+                data[key] = seats
+            data = dict(list(data.items())[-MAX_TOKENS:])
+            write_whole(self.path, json.dumps(data))
         except OSError:
             pass
+        finally:
+            os.close(fd)  # and with it the lock
 
 
 class NetSeat:

@@ -9,6 +9,7 @@ is left exactly as it was. Every write is one transaction.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 import time
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spit_tui import paths
+from spit_tui.userfiles import PRIVATE_DIR, PRIVATE_FILE, create_private, private_dir, tighten
 
 DB_NAME = "history.sqlite3"
 BUSY_S = 1.0  # how long a write waits for another instance's transaction
@@ -162,9 +164,16 @@ def connect(path: Path, *, busy_s: float = BUSY_S, check: bool = True) -> sqlite
     `check` runs SQLite's quick integrity check first, so a damaged file is
     never written to. Raises HistoryError."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent == paths.data_dir():
+            private_dir(path.parent)
+        else:
+            path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
     except OSError as e:
         raise HistoryError(f"cannot make the folder for the history ({e.strerror}): {path}") from e
+    try:
+        _private(path)
+    except OSError as e:
+        raise HistoryError(f"cannot make the history file ({e.strerror}): {path}") from e
     if path.exists() and not path.is_file():
         raise HistoryError(f"the history path is not a regular file: {path}")
     conn: sqlite3.Connection | None = None
@@ -194,6 +203,20 @@ def connect(path: Path, *, busy_s: float = BUSY_S, check: bool = True) -> sqlite
         if conn is not None:
             conn.close()
         raise
+
+
+def _private(path: Path) -> None:
+    """The history holds games: 0600 (its WAL and shared-memory files too: SQLite
+    gives them the database's mode), in a 0700 folder when it is the user's
+    data folder (another folder given with --db keeps its mode). The file is
+    made here, empty, so SQLite never makes it with the umask's looser mode."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        return  # connect refuses what is not a regular file
+    try:
+        os.close(create_private(path))
+    except FileExistsError:
+        for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            tighten(p, PRIVATE_FILE)
 
 
 def _to_wal(conn: sqlite3.Connection, busy_s: float) -> str:

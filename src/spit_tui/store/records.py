@@ -9,6 +9,7 @@ not applied yet, so it is not in the record yet).
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -30,7 +31,7 @@ from spit_tui.engine import (
     replay_record,
 )
 from spit_tui.table import Decision, Outcome, Table
-from spit_tui.userfiles import FileRefused, read_small
+from spit_tui.userfiles import FileRefused, create_private, private_dir, read_small
 
 RECORD_SUFFIX = ".spit"
 
@@ -94,15 +95,16 @@ def save_record(record: Record, folder: Path | None = None) -> Path:
     """Write `record` to a new file in the user's state directory; the path.
     Raises OSError if it cannot be written (the caller says so on screen)."""
     folder = folder if folder is not None else paths.state_dir() / "records"
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dir(folder)  # a game, kept private as the history is
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     for n in range(100):
         path = folder / f"game-{stamp}{'' if n == 0 else f'-{n}'}{RECORD_SUFFIX}"
         try:
-            with path.open("x", encoding="utf-8") as f:
-                f.write(format_record(record))
+            fd = create_private(path)
         except FileExistsError:
             continue
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(format_record(record))
         return path
     raise OSError(f"no free file name in {folder}")
 
