@@ -34,6 +34,41 @@ def test_host_prints_a_room_code_and_stops_on_ctrl_c() -> None:
     assert err.strip() == "spit-tui host: stopped"
 
 
+def test_an_ipv6_host_prints_an_address_join_can_read() -> None:
+    import socket
+
+    from spit_tui.net.joincmd import parse_address
+
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        import pytest
+
+        pytest.skip("no IPv6 loopback here")
+    proc = subprocess.Popen(
+        [*HOST, "--bind", "::1", "--port", "0", "--no-history"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert re.fullmatch(r"hosting on \[::1\]:\d+; room code \S+\n", first), first
+        invite = proc.stdout.readline().split()
+        assert invite[:3] == ["join", "with:", "spit-tui"] and invite[3] == "join", invite
+        host, port = parse_address(invite[4])
+        assert host == "::1" and 0 < port < 65536
+        with socket.create_connection((host, port), timeout=5):
+            pass  # the printed address reaches the host
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+
+
 def test_bad_arguments_and_addresses_are_one_line(capsys: object) -> None:
     import pytest
 

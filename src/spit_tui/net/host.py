@@ -35,8 +35,10 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 7878
 HANDSHAKE_S = 5.0  # a new connection must say hello this soon
 IDLE_S = 60.0  # a seat that sends nothing (not even a ping) for this long is closed
+STALL_S = 1.0  # a time-out this late means the host stood still, not that the seat did
 WRITE_LIMIT = 256 * 1024  # bytes waiting to go to a client that is not reading
 LINGER_S = 0.5  # after a refusal, how long what the client still sends is read and dropped
+ABORT_S = 2.0  # then how long a client that reads nothing has to take the goodbye
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
 UNJOINED_S = 600.0  # a room made by `new_room` that no one has sat at by then is dropped
@@ -79,7 +81,11 @@ class StreamConn:
             pass
         # Closing at once, with the client's unread frames still in our buffer,
         # would reset the connection and lose the line that says why.
-        asyncio.get_running_loop().call_later(LINGER_S, self.writer.close)
+        loop = asyncio.get_running_loop()
+        loop.call_later(LINGER_S, self.writer.close)
+        # A client that never reads would keep the buffer (and a descriptor)
+        # for as long as it liked: after a short grace it is cut off.
+        loop.call_later(LINGER_S + ABORT_S, self.writer.transport.abort)
 
 
 class Host:
@@ -258,10 +264,16 @@ class Host:
         try:
             while not conn.closed:
                 limit = self.handshake_s if session.room is None else self.idle_s
+                deadline = loop.time() + limit
                 try:
-                    async with asyncio.timeout(limit):
+                    async with asyncio.timeout_at(deadline):
                         body = await read_frame(reader, self.frame_s)
                 except TimeoutError:
+                    if loop.time() - deadline > STALL_S:
+                        # The host itself stood still (stopped, a laptop lid) past
+                        # the limit: what the client sent meanwhile is waiting to
+                        # be read, and the silence was ours. Read before judging.
+                        continue
                     session.close("no hello in time" if session.room is None else "silent too long")
                     break
                 if body is None:
@@ -279,11 +291,12 @@ class Host:
                         while await reader.read(65536):
                             pass
             conn.closed = True
+            writer.close()
             try:
-                writer.close()
-                await writer.wait_closed()
-            except (ConnectionError, OSError):
-                pass
+                async with asyncio.timeout(LINGER_S + ABORT_S):
+                    await writer.wait_closed()
+            except (ConnectionError, OSError, TimeoutError):
+                writer.transport.abort()  # the client reads nothing: cut it off
 
     async def close(self) -> None:
         if self.server is not None:

@@ -35,6 +35,11 @@ def _wait(text: str) -> float:
     return s
 
 
+def address(bind: str, port: int) -> str:
+    """HOST:PORT as `join` reads it: an IPv6 address in brackets ([::1]:7878)."""
+    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+
+
 def build_parser() -> Parser:
     p = Parser(
         prog=NAME,
@@ -110,8 +115,9 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
             history.close()
         return 1
     room = host.new_room()
-    invite = f"{PROG} join {bind}:{host.port} {room.code}"
-    print(f"hosting on {bind}:{host.port}; room code {room.code}", flush=True)
+    where = address(bind, host.port)
+    invite = f"{PROG} join {where} {room.code}"
+    print(f"hosting on {where}; room code {room.code}", flush=True)
     print(f"join with: {invite}", flush=True)
     assert host.server is not None
     try:

@@ -10,8 +10,10 @@ itself, never anything else, on anything wrong.
 
 Who gets in: the room code (50 bits from `secrets`) takes a free seat, and
 that seat then holds its own token (128 bits). A token is good for one
-connection at a time: presented while its seat is connected (a replay) it is
-refused; presented after the seat dropped, it takes the seat back. A wrong
+connection at a time: presented on a new connection it takes the seat back;
+if the host still holds the seat's old connection and that one has answered
+no ping for LIVE_S (a line whose client side died), the old one is closed;
+if it answers, the token is refused (it is in use). A wrong
 code, a bad token, a third client or a client over the rate limit is told one
 line and closed; the game does not change because of it.
 """
@@ -19,6 +21,7 @@ line and closed; the game does not change because of it.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 from collections import deque
 from collections.abc import Callable
@@ -43,6 +46,7 @@ BURST = 80.0  # and at once
 ROOM_RATE = 5.0  # rooms a second the whole host makes for `new_room`, on average
 ROOM_BURST = 50.0  # and at once
 MAX_ROOMS = 1000  # rooms one host holds at most
+LIVE_S = 1.6  # a seat that answered no ping for this long may be taken over by its token
 PING_SHOW_MS = 5  # a seat's shown ping is resent when it moves by this much
 
 
@@ -96,6 +100,7 @@ class Seat:
     view_due: float = 0.0  # when the last held view goes out: views keep their order
     action_due: float = 0.0  # when the last held action reaches the table: so do actions
     heard: int = 0  # keys of this connection the table has decided (the view's "heard")
+    alive_at: float = -math.inf  # when its connection last proved alive (hello, a pong)
 
 
 @dataclass
@@ -125,14 +130,29 @@ class Room:
     def _hold(self) -> None:
         self.table.pause("seats", self.waiting is not None)
 
-    def take(self, hello: Message) -> tuple[Player, str] | str:
-        """The seat a hello asks for and its token, or why not (one line)."""
+    def take(self, hello: Message, now: float | None = None) -> tuple[Player, str] | str:
+        """The seat a hello asks for and its token, or why not (one line).
+
+        A token whose seat is connected takes it over only if the old
+        connection has answered no ping for LIVE_S at `now`: two terminals
+        of one machine share their kept tokens, and each tries them all."""
         token, want = hello["token"], hello["seat"]
         if token is not None:
             for p, seat in self.seats.items():
                 if seat.token is not None and hmac.compare_digest(seat.token, token):
-                    if seat.conn is not None:
-                        return "that seat is connected already: a token is good for one connection"
+                    old = seat.conn
+                    if old is not None:
+                        if now is None or now - seat.alive_at <= LIVE_S:
+                            return (
+                                "that seat is connected already: "
+                                "a token is good for one connection"
+                            )
+                        # The player is back on a new line while the host still
+                        # holds the old one, which answers no ping (half-open:
+                        # only the client's side died). The new one wins; the
+                        # room pauses between the two.
+                        self.detach(p, old)
+                        old.close("this seat was taken over by a new connection")
                     return p, seat.token
             return "that token is not for this room"
         free = [p for p in Player if self.seats[p].token is None]
@@ -198,6 +218,7 @@ class Room:
         seat = self.seats[p]
         if not seat.rtt.pong(n, now):
             return
+        seat.alive_at = now
         ms = seat.rtt.ms()
         if ms is not None and (seat.shown_ms is None or abs(ms - seat.shown_ms) >= PING_SHOW_MS):
             seat.shown_ms = ms
@@ -333,7 +354,7 @@ class Session:
         elif kind == "bye":
             self.close("bye")
         elif kind == "hello":
-            self._hello(msg)
+            self._hello(msg, now)
         elif kind == "new_room":
             self._new_room(now)
         elif self.room is None or self.seat is None:
@@ -355,7 +376,7 @@ class Session:
         self.made_room = True
         self.conn.send({"type": "room", "code": room.code})
 
-    def _hello(self, msg: Message) -> None:
+    def _hello(self, msg: Message, now: float) -> None:
         if self.room is not None:
             self.close("a second hello")
             return
@@ -366,12 +387,13 @@ class Session:
         if room is None:
             self.close("no room with that code")
             return
-        taken = room.take(msg)
+        taken = room.take(msg, now)
         if isinstance(taken, str):
             self.close(taken)
             return
         p, token = taken
         self.room, self.seat = room, p
+        room.seats[p].alive_at = now
         self.conn.send(
             {
                 "type": "welcome",
