@@ -12,12 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, fail, shown, write_out
+from spit_tui.names import MAX_CELLS
 from spit_tui.store import db
 from spit_tui.store.stats import PlayerStats, all_stats, sparkline
+from spit_tui.store.stored import escaped, real, skipped_line, text, whole
 
 
 def _parser(prog: str, description: str) -> argparse.ArgumentParser:
@@ -26,10 +29,14 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
     return p
 
 
+def _path(args: argparse.Namespace) -> Path:
+    return Path(args.db) if args.db else db.default_path()
+
+
 def _open(args: argparse.Namespace) -> sqlite3.Connection | None:
     """The history to read; None when there is none yet at the default place
     (nothing played yet is not an error; a --db that does not exist is)."""
-    path = Path(args.db) if args.db else db.default_path()
+    path = _path(args)
     if not args.db and not path.exists():
         return None
     return db.connect_read(path)
@@ -84,11 +91,16 @@ def stats_main(argv: list[str]) -> int:
     if isinstance(started, int):
         return started
     args, conn = started
+    skipped: set[int] = set()
     try:
-        figures = all_stats(conn, args.player, args.vs)
-        head = all_stats(conn, args.vs, args.player) if args.player and args.vs else []
+        figures = all_stats(conn, args.player, args.vs, skipped)
+        head = all_stats(conn, args.vs, args.player, skipped) if args.player and args.vs else []
+    except sqlite3.Error as e:
+        return fail(db.reason(e, _path(args)))
     finally:
         conn.close()
+    if skipped:
+        print(skipped_line("stats", sorted(skipped)), file=sys.stderr)
     if args.json:
         write_out(json.dumps({"players": [_as_json(s) for s in figures + head]}, indent=2) + "\n")
         return 0
@@ -118,7 +130,7 @@ def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None)
         lo, hi = s.interval
         marks = "".join("W" if w else "·" for w in s.last_won)
         t.add_row(
-            Text(s.name), str(s.games), str(s.wins),
+            Text(escaped(s.name)), str(s.games), str(s.wins),
             f"{s.win_rate:.0%} ({lo:.0%}-{hi:.0%})", str(s.streak), str(s.best_streak),
             f"{s.cards_per_minute:.1f}",
             "-" if s.median_reaction_s is None else f"{s.median_reaction_s:.2f} s",
@@ -147,27 +159,26 @@ def history_main(argv: list[str]) -> int:
             " variant FROM games ORDER BY id DESC LIMIT ?",
             (args.limit,),
         ).fetchall()
+    except sqlite3.Error as e:
+        return fail(db.reason(e, _path(args)))
     finally:
         conn.close()
     from rich.console import Console
     from rich.table import Table
-    from rich.text import Text  # names as typed: a name is never markup
+    from rich.text import Text  # everything from the file as plain text, never markup
 
     t = Table(title="spit-tui history")
     for col in ("id", "date", "players", "result", "length", "rounds", "variant"):
         t.add_column(col, no_wrap=True)
-    for gid, started, left, right, result, finished, secs, rounds, variant in games:
-        if not finished:
-            outcome = "unfinished"
-        elif result in ("L", "R"):
-            outcome = f"{left if result == 'L' else right} won"
+    skipped: list[int] = []
+    for row in games:
+        cells = _history_cells(row)
+        if cells is None:
+            skipped.append(row[0] if type(row[0]) is int else -1)
         else:
-            outcome = "-"
-        date = str(started).replace("T", " ")[:16]
-        t.add_row(
-            str(gid), date, Text(f"{left} v {right}"), Text(outcome), _mmss(secs), str(rounds),
-            variant,
-        )
+            t.add_row(*(Text(c) for c in cells))
+    if skipped:
+        print(skipped_line("history", skipped), file=sys.stderr)
     if games:
         console = Console()
         if not console.is_terminal:  # piped: the whole row, as on a wide terminal
@@ -176,6 +187,29 @@ def history_main(argv: list[str]) -> int:
     else:
         write_out("No games stored yet.\n")
     return 0
+
+
+def _history_cells(row: tuple[object, ...]) -> list[str] | None:
+    """A history row's cells, stored text escaped; None if its values do not fit."""
+    gid, started, left, right, result, finished, secs, rounds, variant = row
+    seconds = real(secs)
+    if (
+        whole(gid) is None or whole(finished) is None or whole(rounds) is None
+        or seconds is None or seconds < 0
+    ):
+        return None
+    names = (escaped(left, MAX_CELLS), escaped(right, MAX_CELLS))
+    if not finished:
+        outcome = "unfinished"
+    elif result in ("L", "R"):
+        outcome = f"{names[0] if result == 'L' else names[1]} won"
+    else:
+        outcome = "-"
+    date = escaped(started).replace("T", " ")[:16]
+    return [
+        str(gid), date, f"{names[0]} v {names[1]}", outcome, _mmss(seconds), str(rounds),
+        escaped(variant),
+    ]
 
 
 def _count(text: str) -> int:
@@ -192,8 +226,15 @@ def _count(text: str) -> int:
 
 
 def game_record(conn: sqlite3.Connection, game_id: int) -> str | None:
+    """The stored record of a game; None if there is no such game. HistoryError
+    if what is stored is not a record's text (a BLOB, a number)."""
     row = conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
-    return None if row is None else str(row[0])
+    if row is None:
+        return None
+    record = text(row[0])
+    if record is None:
+        raise db.HistoryError(f"game {game_id}'s record in the history is damaged (not text)")
+    return record
 
 
 def export_main(argv: list[str]) -> int:
@@ -205,17 +246,21 @@ def export_main(argv: list[str]) -> int:
         return started
     args, conn = started
     try:
-        text = game_record(conn, args.game_id)
+        record = game_record(conn, args.game_id)
+    except db.HistoryError as e:
+        return fail(str(e))
+    except sqlite3.Error as e:
+        return fail(db.reason(e, _path(args)))
     finally:
         conn.close()
-    if text is None:
+    if record is None:
         return fail(f"no game {args.game_id} in the history ('spit-tui history' lists them)")
     if args.file == "-":
-        write_out(text)
+        write_out(record)
         return 0
     try:
         with open(args.file, "x", encoding="utf-8") as f:
-            f.write(text)
+            f.write(record)
     except FileExistsError:
         return fail(f"{args.file} already exists: choose a new file name")
     except OSError as e:

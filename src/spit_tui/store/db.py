@@ -112,6 +112,12 @@ def _v2(conn: sqlite3.Connection) -> None:
 
 MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3))
 SCHEMA_VERSION = len(MIGRATIONS)
+# The tables a file has from each version on (a file missing one was tampered
+# with); a migration that adds a table adds an entry.
+TABLES = {
+    1: {"games", "rounds"},
+    2: {"games", "rounds", "game_players", "settings"},
+}
 
 
 class HistoryError(Exception):
@@ -258,13 +264,38 @@ def connect_read(path: Path) -> sqlite3.Connection:
 
 
 def _read_version(conn: sqlite3.Connection, path: Path) -> int:
+    """The file's schema version, its tables checked against it; HistoryError
+    for a file that is not (or no longer) a history. Read in one transaction,
+    so another instance's migration cannot land between the two reads."""
+    if conn.in_transaction:
+        return _version_now(conn, path)
+    conn.execute("BEGIN")
+    try:
+        return _version_now(conn, path)
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+
+
+def _version_now(conn: sqlite3.Connection, path: Path) -> int:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "schema_version" not in tables:
         if tables:
             raise HistoryError(f"the file holds other data, not a spit-tui history: {path}")
         return 0
     row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
-    return int(row[0] or 0)
+    version = row[0] if row[0] is not None else 0
+    if type(version) is not int or version < 0:  # text, a float, a BLOB: tampered with
+        raise HistoryError(
+            f"the history file is damaged (its schema version is not a number): {path}"
+        )
+    known = max((v for v in TABLES if v <= version), default=0)
+    missing = TABLES.get(known, set()) - tables
+    if missing:
+        raise HistoryError(
+            f"the history file is damaged (table {sorted(missing)[0]} is missing): {path}"
+        )
+    return version
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:

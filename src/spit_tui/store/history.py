@@ -223,12 +223,15 @@ class HistoryWriter:
     # -- worker thread -------------------------------------------------------------
 
     def _run(self) -> None:
-        self._open()
-        while True:
-            snap = self._queue.get()
-            if snap is None:
-                break
-            self._write(snap)
+        try:
+            self._open()
+            while True:
+                snap = self._queue.get()
+                if snap is None:
+                    break
+                self._write(snap)
+        except Exception as e:  # a bug: say so (history off), never die silently
+            self._off(f"could not store games ({type(e).__name__}: {e})")
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -239,7 +242,9 @@ class HistoryWriter:
         except db.HistoryError as e:
             self._off(str(e))
             return
-        with contextlib.suppress(sqlite3.Error):  # only the offer to resume is lost
+        # Only the offer to resume can be lost here, never the writer: last_stopped
+        # passes over rows that do not fit, and anything else is a bug to survive.
+        with contextlib.suppress(Exception):
             self.stopped = last_stopped(self._conn)
 
     def _off(self, reason: str) -> None:
@@ -275,7 +280,7 @@ class HistoryWriter:
             return
         self.writes += 1
         if snap.finished and fig is not None:
-            with contextlib.suppress(sqlite3.Error):  # the game is stored; only the line is not
+            with contextlib.suppress(Exception):  # the game is stored; only the line is not
                 self._figures[snap.key] = figures_line(conn, self.game_ids[snap.key], fig, snap)
         if note and self.on_problem is not None:
             self.on_problem(f"a stored game does not replay ({note})")

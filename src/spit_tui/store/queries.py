@@ -7,9 +7,11 @@ opponent built like that player reads.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from spit_tui.store import db
+from spit_tui.store.stored import blob
 
 
 def reaction_times(name: str, path: Path | None = None) -> list[float]:
@@ -23,9 +25,13 @@ def reaction_times(name: str, path: Path | None = None) -> list[float]:
         rows = conn.execute(
             "SELECT reactions FROM game_players WHERE name = ? ORDER BY game_id", (name,)
         ).fetchall()
+    except sqlite3.Error:
+        return []
     finally:
         conn.close()
     out: list[float] = []
-    for (blob,) in rows:
-        out += db.unpack(blob)
+    for (value,) in rows:
+        reactions = blob(value)  # the file is untrusted: anything else is passed over
+        if reactions is not None:
+            out += db.unpack(reactions)
     return out

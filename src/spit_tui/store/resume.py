@@ -30,8 +30,10 @@ from spit_tui.engine import (
     replay_record,
 )
 from spit_tui.store import db
+from spit_tui.store.stored import real, text, whole
 
 COMPUTER_TAG = "Computer"
+MAX_NAME = 40  # a stored name longer than this was not written by spit-tui
 LOOK_BACK = 20  # unfinished games tried, newest first, for one whose record replays
 
 
@@ -85,37 +87,56 @@ def computer_seats(tags: Mapping[str, str]) -> dict[Player, str]:
 
 
 def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
-    """The newest unfinished game whose record replays to a game still in play."""
+    """The newest unfinished game whose record replays to a game still in play
+    (a row whose values do not fit is passed over: the file is untrusted)."""
     rows = conn.execute(
         "SELECT id, started, left_name, right_name, record, play_seconds, clock_seconds"
         " FROM games"
         " WHERE finished = 0 ORDER BY id DESC LIMIT ?",
         (LOOK_BACK,),
     ).fetchall()
-    for game_id, started, left, right, text, seconds, clock in rows:
-        try:
-            record = parse_record(text)
-            game = replay_record(record)
-        except (NotationError, Refusal):
-            continue  # a damaged record is kept as it is, and not offered
-        if not record.actions or game.position.phase is Phase.OVER:
-            continue
-        lost = dict(
-            conn.execute(
-                "SELECT seat, races_lost FROM game_players WHERE game_id = ?", (game_id,)
-            ).fetchall()
-        )
-        return Stopped(
-            game_id=game_id,
-            started=started,
-            names=(left, right),
-            record=record,
-            play_seconds=float(seconds),
-            clock_seconds=float(clock) if clock is not None else _last_stamp(record),
-            lost_races=(int(lost.get("L") or 0), int(lost.get("R") or 0)),
-            round=game.position.round,
-        )
+    for row in rows:
+        stopped = _stopped(conn, row)
+        if stopped is not None:
+            return stopped
     return None
+
+
+def _stopped(conn: sqlite3.Connection, row: tuple[object, ...]) -> Stopped | None:
+    """One stored row as a game to resume, or None if it is not one."""
+    game_id, started, left, right = whole(row[0]), text(row[1]), text(row[2]), text(row[3])
+    record_text, seconds, clock = text(row[4]), real(row[5]), row[6]
+    if (
+        game_id is None or started is None or left is None or right is None
+        or record_text is None or seconds is None or seconds < 0
+        or (clock is not None and (real(clock) is None or (real(clock) or 0) < 0))
+    ):
+        return None
+    if not all(n.isprintable() and 0 < len(n) <= MAX_NAME for n in (left, right)):
+        return None  # names go back on screen: no escape sequence, no screenful
+    try:
+        record = parse_record(record_text)
+        game = replay_record(record)
+    except (NotationError, Refusal):
+        return None  # a damaged record is kept as it is, and not offered
+    if not record.actions or game.position.phase is Phase.OVER:
+        return None
+    lost = {
+        seat: whole(n) or 0
+        for seat, n in conn.execute(
+            "SELECT seat, races_lost FROM game_players WHERE game_id = ?", (game_id,)
+        ).fetchall()
+    }
+    return Stopped(
+        game_id=game_id,
+        started=started,
+        names=(left, right),
+        record=record,
+        play_seconds=seconds,
+        clock_seconds=(real(clock) or 0.0) if clock is not None else _last_stamp(record),
+        lost_races=(max(0, lost.get("L", 0)), max(0, lost.get("R", 0))),
+        round=game.position.round,
+    )
 
 
 def _last_stamp(record: Record) -> float:

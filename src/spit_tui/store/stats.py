@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from spit_tui.sim import wilson  # the one home of the win-rate interval
 from spit_tui.store import db
+from spit_tui.store.stored import real, text, whole
 
 SPARK = "▁▂▃▄▅▆▇█"
 LAST_N = 20
@@ -72,9 +73,30 @@ ORDER BY gp.game_id
 _OPPONENT = "JOIN game_players opp ON opp.game_id = gp.game_id AND opp.seat != gp.seat"
 
 
-def rows(conn: sqlite3.Connection, player: str | None = None, vs: str | None = None) -> list[Row]:
+def _checked(raw: tuple[object, ...]) -> Row | None:
+    """A row whose every value has its column's type (see store.stored), or None."""
+    game_id, won, cards, slaps, races_won, races_lost = (
+        whole(v) for v in (raw[0], *raw[3:8])
+    )
+    name, opponent, secs = text(raw[1]), text(raw[2]), real(raw[8])
+    if (
+        game_id is None or won is None or cards is None or slaps is None
+        or races_won is None or races_lost is None
+        or name is None or opponent is None or secs is None or secs < 0
+    ):
+        return None
+    return Row(game_id, name, opponent, int(won != 0), cards, slaps, races_won, races_lost, secs)
+
+
+def rows(
+    conn: sqlite3.Connection,
+    player: str | None = None,
+    vs: str | None = None,
+    skipped: set[int] | None = None,
+) -> list[Row]:
     """Every finished game's row for `player` (or everyone), oldest first; the
-    opponent's name is read only when asked for (`vs`), the one costly join."""
+    opponent's name is read only when asked for (`vs`), the one costly join.
+    A row with values that do not fit is left out, its game id added to `skipped`."""
     where, args = [], []
     if player is not None:
         where.append("AND gp.name = ?")
@@ -87,7 +109,14 @@ def rows(conn: sqlite3.Connection, player: str | None = None, vs: str | None = N
         join=_OPPONENT if vs is not None else "",
         where=" ".join(where),
     )
-    return list(map(Row._make, conn.execute(sql, args).fetchall()))
+    out = []
+    for raw in conn.execute(sql, args).fetchall():
+        row = _checked(raw)
+        if row is not None:
+            out.append(row)
+        elif skipped is not None:
+            skipped.add(raw[0] if type(raw[0]) is int else -1)
+    return out
 
 
 def reactions_ms(conn: sqlite3.Connection, name: str, vs: str | None = None) -> array[int]:
@@ -99,7 +128,7 @@ def reactions_ms(conn: sqlite3.Connection, name: str, vs: str | None = None) -> 
         args.append(vs)
     else:
         sql += " WHERE gp.name = ?"
-    return db.unpack_ms(b"".join(blob for (blob,) in conn.execute(sql, args)))
+    return db.unpack_ms(b"".join(b for (b,) in conn.execute(sql, args) if type(b) is bytes))
 
 
 def median_s(ms: array[int]) -> float | None:
@@ -153,11 +182,15 @@ def player_stats(name: str, games: list[Row], reaction_s: float | None) -> Playe
 
 
 def all_stats(
-    conn: sqlite3.Connection, player: str | None = None, vs: str | None = None
+    conn: sqlite3.Connection,
+    player: str | None = None,
+    vs: str | None = None,
+    skipped: set[int] | None = None,
 ) -> list[PlayerStats]:
-    """Every player's figures (or one player's, against `vs` if given), most games first."""
+    """Every player's figures (or one player's, against `vs` if given), most games
+    first; the ids of damaged games left out are added to `skipped`."""
     by_name: dict[str, list[Row]] = {}
-    for r in rows(conn, player, vs):
+    for r in rows(conn, player, vs, skipped):
         by_name.setdefault(r.name, []).append(r)
     out = [
         player_stats(name, games, median_s(reactions_ms(conn, name, vs)))
