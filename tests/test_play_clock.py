@@ -138,7 +138,7 @@ def test_the_game_over_line_and_the_history_give_the_play_time() -> None:
     assert table.position.phase is Phase.OVER
     wait(src, clock, 30.0)  # the game-over banner on show
     assert table.play_seconds() == near(63.0)
-    lines = [t.plain for t in banner(table)[1]]
+    lines = [t.plain for t in banner(table.scene())[1]]
     assert "after 4 rounds, 1:03 of play (no cards left)" in lines
 
 

@@ -274,11 +274,6 @@ class Table:
         return "The game is paused: it goes on where it stopped."
 
     @property
-    def pings(self) -> tuple[str, str] | None:
-        """Each seat's round trip to a host, in words (None at one keyboard)."""
-        return None
-
-    @property
     def over_keys(self) -> str:
         """The keys the game-over banner offers."""
         return "Enter: new game  ·  Ctrl+Q: quit"
@@ -326,8 +321,10 @@ class Table:
             trend=tuple(story.trend()),
             lit=self.lit_piles(),
             last_round=shown.last_round,
-            scoreboard=tuple(
-                Scored(r.round, r.round_points) for r in shown.rounds[-SCOREBOARD_ROUNDS:]
+            scoreboard=tuple(  # numbered as the game's finished rounds: 1, 2, ...
+                Scored(i, r.round_points)
+                for i, r in enumerate(shown.rounds, 1)
+                if i > len(shown.rounds) - SCOREBOARD_ROUNDS
             ),
             at=now,
             game_s=game_s,

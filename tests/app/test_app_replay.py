@@ -47,7 +47,7 @@ async def test_stepping_and_jumping_show_the_games_own_positions() -> None:
         for _ in range(12):
             await pilot.press("right")
         assert app.index == 12 and app.table.position == _at(rec, 12).position
-        assert app.query_one(BoardView).table is app.table  # the game's own board shows it
+        assert app.query_one(BoardView).scene == app.table.scene()  # the game's own board shows it
         await pilot.press("left", "left")
         assert app.index == 10 and app.table.position == _at(rec, 10).position
         await pilot.press("end")

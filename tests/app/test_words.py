@@ -74,7 +74,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
         if d.message:
             messages.add((d.message, d.outcome))
         clock.advance(rng.choice(PACES))
-        banners.update(line.plain for line in banner(table)[1])
+        banners.update(line.plain for line in banner(table.scene())[1])
         banners.update(feed_text(e, names).plain for e in table.story.feed)
         if table.position.phase is Phase.OVER and rng.random() < 0.05:
             clock.advance(2.0)
@@ -166,7 +166,7 @@ async def test_every_message_fits_one_line_beside_its_player(size: tuple[int, in
             for p in PLAYERS:
                 clock.advance(MESSAGE_S)  # the last message has run out
                 table.say(p, text, kind)
-                board.sync()
+                board.show(table.scene())
                 lines = [line.text for line in board._get_strips(board.size.width)]
                 half = slice(0, MESSAGE_W) if p is Player.LEFT else slice(MESSAGE_W, None)
                 line = lines[-1][half]  # the message line: one line, no wrapping

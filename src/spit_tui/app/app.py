@@ -28,7 +28,6 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
-from spit_tui.app.banner import opening
 from spit_tui.app.screens import (
     MIN_H,
     MIN_W,
@@ -165,7 +164,7 @@ class SpitApp(App[None]):
 
         if self.screen is not self.game_screen:
             return
-        if not opening(self.table):
+        if not self.table.scene().opening():
             header = self.game_screen.query_one("#header", HeaderBar)
             header.show_hint(f"{NAMES_KEY_LABEL}: names change on a game's first banner")
             return

@@ -1,6 +1,6 @@
 """The board: the tug-of-war bar, both players' stockpiles with the spit piles
 between them, the feed by the piles, the keys under them and each player's
-messages, drawn as one widget from the Table (line by line, from cached strips,
+messages, drawn as one widget from a Scene (line by line, from cached strips,
 so a key press repaints a few lines only). Each player's colour marks their
 name, their keys and the cards they put on a pile; under NO_COLOR the markers
 ◂ (LEFT) and ▸ (RIGHT) say whose card is on top instead."""
@@ -26,9 +26,10 @@ from spit_tui.app.views import (
     styled,
     to_line,
 )
-from spit_tui.engine import SLOTS, Card, Phase, Player, Side
+from spit_tui.engine import SLOTS, Card, Phase, Player
 from spit_tui.players.keymap import Row, key_for, label
-from spit_tui.table import Outcome, Table
+from spit_tui.players.view import SideView
+from spit_tui.scene import Outcome, Scene
 
 SIDE_W = 30  # five stockpile columns of six cells
 MESSAGE_W = 40
@@ -94,20 +95,20 @@ def _pad(n: int, base: Style) -> Line:
     return (Segment(" " * n, base),) if n > 0 else ()
 
 
-def side_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
+def side_lines(scene: Scene, p: Player, base: Style) -> tuple[Line, ...]:
     """One player's name and card counts, five stockpiles and their sizes (5 lines)."""
-    return _side_lines(table.position.sides[p], p, base, player_name(p, table))
+    return _side_lines(scene.sides[p], p, base, player_name(p, scene))
 
 
 @lru_cache(maxsize=64)
-def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ...]:
+def _side_lines(side: SideView, p: Player, base: Style, name: str) -> tuple[Line, ...]:
     # Built straight from segments (no Rich text): this runs on every play.
     right = p is Player.RIGHT
     plain, dim = _styles(base)[0], _styles(base)[3]
     name_style = _styles(base)[1 + p]
     back = base + BACK
-    total = side.total
-    spit = len(side.spit)
+    spit = side.spit
+    total = side.stock + spit
     head: list[Segment] = [Segment(f"  {total} card{'' if total == 1 else 's'} · ", plain)]
     if spit:
         head += [Segment("▒", back), Segment(f"{spit} spit", plain)]
@@ -120,7 +121,10 @@ def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ..
     width = sum(seg.cell_length for seg in head)
     pad = _pad(SIDE_W - width, base)
     lines: list[Line] = [pad + tuple(head) if right else tuple(head) + pad]
-    boxes = [box_lines(s.cards[-1] if s.cards else None, s.up, False, base) for s in side.slots]
+    boxes = [
+        box_lines(top, n == 0 or top is not None, False, base)  # face down: a back, no card
+        for top, n in zip(side.tops, side.sizes, strict=True)
+    ]
     gap = _pad(COL_W - CARD_W, base)
     for i in range(3):
         line = _pad(1, base) if right else ()
@@ -128,57 +132,49 @@ def _side_lines(side: Side, p: Player, base: Style, name: str) -> tuple[Line, ..
             line += b[i] + gap
         lines.append(line[:-1] if right else line)  # 30 cells: the lead replaces a gap
     cells = "".join(
-        (f"{len(s.cards)}".center(CARD_W) if s.cards else " " * CARD_W) + " " for s in side.slots
+        (f"{n}".center(CARD_W) if n else " " * CARD_W) + " " for n in side.sizes
     )
     counts = (" " + cells[:-1]) if right else cells
     lines.append((Segment(counts, dim),))
     return tuple(lines)
 
 
-def lit_piles(table: Table) -> tuple[int, ...]:
-    """Piles whose top card just landed (highlighted for a moment)."""
-    return table.lit_piles()
-
-
-def owners(table: Table) -> tuple[Player | None, ...]:
-    """Who put each pile's top card there."""
-    story = table.story
-    return tuple(story.owner(i) for i in range(len(table.position.piles)))
-
-
-def centre_lines(table: Table, base: Style, marks: bool = False) -> tuple[Line, ...]:
+def centre_lines(scene: Scene, base: Style, marks: bool = False) -> tuple[Line, ...]:
     """The spit piles with their top cards and sizes (5 lines); each top card
     framed in the colour of the player who put it there (`marks`: with ◂ or ▸
     beside it as well, for NO_COLOR)."""
-    return _centre_lines(table.position.piles, lit_piles(table), owners(table), marks, base)
+    return _centre_lines(
+        scene.pile_tops, scene.pile_sizes, scene.lit, scene.owners, marks, base
+    )
 
 
 @lru_cache(maxsize=256)
 def _centre_lines(
-    piles: tuple[tuple[Card, ...], ...],
+    tops: tuple[Card | None, ...],
+    sizes: tuple[int, ...],
     lit: tuple[int, ...],
     who: tuple[Player | None, ...],
     marks: bool,
     base: Style,
 ) -> tuple[Line, ...]:
     plain, dim = _styles(base)[0], _styles(base)[3]
-    n = len(piles)
+    n = len(sizes)
     half = CENTRE_W // n
     names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
     lines: list[Line] = [(Segment("".join(name.center(half) for name in names), dim),)]
     boxes = [
         box_lines(
-            pile[-1] if pile else None, True, i in lit, base,
-            PLAYER_STYLES[who[i]] if pile and who[i] is not None else None,  # type: ignore[index]
+            top, True, i in lit, base,
+            PLAYER_STYLES[who[i]] if top is not None and who[i] is not None else None,  # type: ignore[index]
         )
-        for i, pile in enumerate(piles)
+        for i, top in enumerate(tops)
     ]
     lead = (half - CARD_W) // 2
     tail = half - CARD_W - lead
     for r in range(3):
         line: Line = ()
         for i, b in enumerate(boxes):
-            owner = who[i] if piles[i] else None
+            owner = who[i] if sizes[i] else None
             left, right = _pad(lead, base), _pad(tail, base)
             if marks and r == 1 and owner is Player.LEFT:
                 left = (*_pad(lead - 1, base), Segment(MARKS[0], plain))
@@ -186,18 +182,18 @@ def _centre_lines(
                 right = (Segment(MARKS[1], plain), *_pad(tail - 1, base))
             line += left + b[r] + right
         lines.append(line)
-    sizes = [f"{len(p)} card{'s' if len(p) != 1 else ''}" for p in piles]
-    lines.append((Segment("".join(s.center(half) for s in sizes), plain),))
+    counts = [f"{k} card{'s' if k != 1 else ''}" for k in sizes]
+    lines.append((Segment("".join(s.center(half) for s in counts), plain),))
     return tuple(lines)
 
 
-def computer_seats(table: Table) -> tuple[str | None, str | None]:
+def computer_seats(scene: Scene) -> tuple[str | None, str | None]:
     """What each half shows where its keys would be: for the computer's half its
     name and level ("COMPUTER · hard"), None for a person's half (the keys)."""
     out: list[str | None] = []
     for p in (Player.LEFT, Player.RIGHT):
-        level = table.computer_level(p)
-        name = player_name(p, table)
+        level = scene.computer[p]
+        name = player_name(p, scene)
         out.append(None if level is None else f"{name} · {level}" if level else name)
     return out[0], out[1]
 
@@ -254,10 +250,10 @@ _MESSAGE_MARK = {Outcome.ILLEGAL: "✗ ", Outcome.LOST_RACE: "⚡ ", Outcome.IGN
 _NO_MESSAGE = (_blank(MESSAGE_W),)
 
 
-def message_lines(table: Table, p: Player, base: Style) -> tuple[Line, ...]:
+def message_lines(scene: Scene, p: Player, base: Style) -> tuple[Line, ...]:
     """Why the player's last key was refused, on one line of their half (every
     message is written to fit: tests/app/test_words.py)."""
-    m = table.message(p)
+    m = scene.messages[p]
     if m is None:
         return _message_lines("", Outcome.APPLIED, p, base)
     return _message_lines(m.text, m.kind, p, base)
@@ -280,9 +276,9 @@ class BoardView(LinesView):
     out (the help's small boards)."""
 
     def __init__(
-        self, table: Table, *, id: str | None = None, classes: str | None = None, bar: bool = True
+        self, scene: Scene, *, id: str | None = None, classes: str | None = None, bar: bool = True
     ) -> None:
-        super().__init__(table, id=id, classes=classes)
+        super().__init__(scene, id=id, classes=classes)
         self.bar = bar
 
     @property
@@ -294,33 +290,39 @@ class BoardView(LinesView):
             return False
 
     def state(self) -> object:
-        t = self.table
-        pos = t.position
+        s = self.scene
         return (
-            pos.sides, pos.piles, lit_piles(t), pos.phase, t.game.options.manual_flip,
-            t.message(Player.LEFT), t.message(Player.RIGHT), tuple(t.story.feed), owners(t),
-            len(t.story.held), t.names, computer_seats(t), t.pings,
+            s.sides, s.pile_tops, s.pile_sizes, s.lit, s.phase, s.options, s.messages, s.feed,
+            s.owners, s.trend, s.scores, s.names, s.computer, s.pings,
         )
 
     def lines(self) -> list[Line]:
-        t = self.table
-        pos = t.position
+        s = self.scene
         base = self.base
         marks = self.marks
-        left = side_lines(t, Player.LEFT, base)
-        right = side_lines(t, Player.RIGHT, base)
-        centre = centre_lines(t, base, marks)
-        ml, mr = message_lines(t, Player.LEFT, base), message_lines(t, Player.RIGHT, base)
-        rows = [bar_line(t, base, BOARD_W, marks)] if self.bar else []
+        left = side_lines(s, Player.LEFT, base)
+        right = side_lines(s, Player.RIGHT, base)
+        centre = centre_lines(s, base, marks)
+        ml, mr = message_lines(s, Player.LEFT, base), message_lines(s, Player.RIGHT, base)
+        rows = [bar_line(s, base, BOARD_W, marks)] if self.bar else []
         rows += [left[i] + centre[i] + right[i] for i in range(5)]
-        rows += feed_lines(t, base, SIDE_W, CENTRE_W)
-        rows += keys_lines(
-            pos.phase, pos.single_pile, t.game.options.manual_flip, base, computer_seats(t)
-        )
-        pings = t.pings
+        rows += feed_lines(s, base, SIDE_W, CENTRE_W)
+        rows += keys_lines(s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s))
+        pings = ping_words(s)
         rows.append(_blank_line(base) if pings is None else _ping_line(pings, base))
         rows.append(ml[0] + mr[0])
         return rows
+
+
+def ping_words(scene: Scene) -> tuple[str, str] | None:
+    """Each seat's round trip to a host, in words (None at one keyboard)."""
+    if scene.pings is None:
+        return None
+    left, right = (
+        f"{scene.names[p]} ping {'…' if ms is None else f'{ms} ms'}"
+        for p, ms in zip(Player, scene.pings, strict=True)
+    )
+    return left, right
 
 
 @lru_cache(maxsize=4)

@@ -40,17 +40,18 @@ CardLine = tuple[Segment, ...]
 def card_box(
     c: Card | None, *, face_up: bool = True, highlight: bool = False, edge: Style | None = None
 ) -> tuple[CardLine, CardLine, CardLine]:
-    """Three lines of a card, as segments: face up, face down (``face_up=False``),
-    or an empty place (``c`` is None). Each line is CARD_W cells. `edge` colours
-    the frame (the colour of the player who put the card there)."""
+    """Three lines of a card, as segments: face up, face down (``face_up=False``:
+    a back, whatever `c` is, so a card nobody may see needs no stand-in), or an
+    empty place (``c`` is None, face up). Each line is CARD_W cells. `edge`
+    colours the frame (the colour of the player who put the card there)."""
     if edge is None:
         edge = HIGHLIGHT if highlight else EDGE
     elif highlight:
         edge = edge + Style(bold=True)
-    if c is None:
+    if c is None and face_up:
         return (Segment("┌ ─ ┐", EDGE),), (Segment(" " * CARD_W),), (Segment("└ ─ ┘", EDGE),)
     side = Segment("│", edge)
-    if face_up:
+    if c is not None and face_up:
         text, style = face_text(c)
         if highlight:
             style = style + REVERSE

@@ -16,9 +16,10 @@ from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
-from spit_tui.app.views import TableView
+from spit_tui.app.views import SceneView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
+from spit_tui.scene import Scene
 from spit_tui.table import Table
 
 TableFactory = Callable[[Position], Table]
@@ -44,7 +45,7 @@ class HelpScreen(Screen[None]):
         self.saved = ""  # what the last F2 said (the file's path, or why it failed)
         self.page = page
         self.table: Table | None = None
-        self.views: list[TableView] = []
+        self.views: list[SceneView] = []
         self.feedback = ""
 
     def shown_table(self) -> Table | None:
@@ -63,14 +64,14 @@ class HelpScreen(Screen[None]):
                 yield Static(id="help-try")
             yield Static(id="help-nav")
 
-    def _placeholder(self) -> Table:
+    def _placeholder(self) -> Scene:
         first = next(p for p in PAGES if p.position)
         pos = first.start()
         assert pos is not None
-        return self.make_table(pos)
+        return self.make_table(pos).scene()
 
     def on_mount(self) -> None:
-        self.views = list(self.query(TableView))
+        self.views = list(self.query(SceneView))
         self.show_page()
 
     def show_page(self) -> None:
@@ -98,8 +99,9 @@ class HelpScreen(Screen[None]):
             table.listeners.append(self.sync)
             table.event_listeners.append(self._on_event)
             live.display = True
+            scene = table.scene()
             for v in self.views:
-                v.set_table(table)
+                v.show(scene)
         self.query_one("#help-nav", Static).update(
             Text.assemble(
                 ("← →", "bold"), " pages   ",
@@ -116,8 +118,9 @@ class HelpScreen(Screen[None]):
     def sync(self) -> None:
         if self.table is None:
             return
+        scene = self.table.scene()
         for v in self.views:
-            v.sync()
+            v.show(scene)
         page = PAGES[self.page]
         line = Text("Try it: ", "bold")
         line.append(page.try_it)

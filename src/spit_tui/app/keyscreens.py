@@ -24,13 +24,13 @@ from spit_tui.players import keymap
 def use_layout(app: App[object], layout: Layout) -> None:
     """Make `layout` the one key table now, and relabel every board on show."""
     from spit_tui.app.board import keys_lines
-    from spit_tui.app.views import TableView
+    from spit_tui.app.views import SceneView
 
     keymap.activate(layout)
     keys_lines.cache_clear()
     for screen in app.screen_stack:
-        for view in screen.query(TableView):
-            view.set_table(view.table)
+        for view in screen.query(SceneView):
+            view.redraw()
 
 
 def key_grid(layout: Layout) -> Text:

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
-from spit_tui.app.views import TableView
+from spit_tui.app.views import SceneView
 from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.engine import Game, Record, Source
 from spit_tui.table import Outcome, Table
@@ -143,8 +143,11 @@ class ReplayApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
-        yield Banner(self.table, id="banner")
-        yield BoardView(self.table, id="board", classes="board")
+        scene = self.table.scene()
+        banner = Banner(scene, id="banner")
+        banner.over_keys = self.table.over_keys
+        yield banner
+        yield BoardView(scene, id="board", classes="board")
         yield Static(id="replay-keys", classes="frame")
 
     def on_mount(self) -> None:
@@ -167,10 +170,9 @@ class ReplayApp(App[None]):
         self._schedule()
 
     def _show(self) -> None:
-        for view in self.query(TableView):
-            if view.table is not self.table:
-                view.set_table(self.table)
-            view.sync()
+        scene = self.table.scene()
+        for view in self.query(SceneView):
+            view.show(scene)
         n = len(self.record.actions)
         state = "playing" if self.playing and self.index < n else "paused"
         if self.index >= n:

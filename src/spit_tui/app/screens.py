@@ -19,7 +19,7 @@ from textual.widgets import Static
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.status import HeaderBar, Scoreboard
-from spit_tui.app.views import TableView
+from spit_tui.app.views import SceneView
 from spit_tui.table import Table
 
 MIN_W, MIN_H = 80, 24
@@ -65,26 +65,30 @@ class GameScreen(Screen[None]):
         super().__init__(id="game")
         self.table = table
         self.names_key = names_key  # offered on the opening banner ("" for none)
-        self.views: list[TableView] = []
+        self.views: list[SceneView] = []
 
     def shown_table(self) -> Table | None:
         return self.table
 
     def compose(self) -> ComposeResult:
-        yield HeaderBar(self.table, id="header")
-        banner = Banner(self.table, id="banner")
+        scene = self.table.scene()
+        yield HeaderBar(scene, self.table.clock, id="header")
+        banner = Banner(scene, id="banner")
         banner.names_key = self.names_key
+        banner.over_keys = self.table.over_keys
         yield banner
-        yield BoardView(self.table, id="board", classes="board")
-        yield Scoreboard(self.table, id="scoreboard")
+        yield BoardView(scene, id="board", classes="board")
+        yield Scoreboard(scene, id="scoreboard")
 
     def on_mount(self) -> None:
-        self.views = list(self.query(TableView))
+        self.views = list(self.query(SceneView))
         self.sync()
 
     def sync(self) -> None:
+        """Draw the table as it is now: one Scene for every widget."""
+        scene = self.table.scene()
         for v in self.views:
-            v.sync()
+            v.show(scene)
 
     def on_screen_resume(self) -> None:
         self.post_message(self.Covered(False))

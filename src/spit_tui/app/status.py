@@ -6,55 +6,54 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from spit_tui.app.views import DIM, NAME_STYLE, TableView, player_name
-from spit_tui.clock import clock_text
+from spit_tui.app.views import DIM, NAME_STYLE, SceneView, player_name
+from spit_tui.clock import GameClock, clock_text
 from spit_tui.engine import Phase, Player, Variant
-from spit_tui.table import Table
+from spit_tui.scene import Scene
 
 
-class HeaderBar(TableView):
-    """Variant, round and the round clock (play only: `Table.round_play_seconds`)
+class HeaderBar(SceneView):
+    """Variant, round and the round clock (play only: the Scene's `round_s`)
     on the left; the non-game keys on the right,
     or for a moment a hint about a key that does nothing (Space, Enter, ?). The
     hint is timed on the game clock, like everything else: it waits while the
     game is paused, and tests step it."""
 
-    def __init__(self, table: Table, *, id: str | None = None):
-        super().__init__(table, id=id)
+    def __init__(self, scene: Scene, clock: GameClock, *, id: str | None = None):
+        super().__init__(scene, id=id)
+        self.clock = clock  # the game's: a hint's time waits while the game is paused
         self.hint = ""
         self.hint_until = 0.0  # game clock time
 
     def show_hint(self, text: str, seconds: float = 2.5) -> None:
-        clock = self.table.clock
+        clock = self.clock
         self.hint = text
         self.hint_until = clock.now() + seconds
-        clock.call_later(seconds, self.sync)
-        self.sync()
+        clock.call_later(seconds, self.redraw)
+        self.redraw()
 
     def _hint(self) -> str:
-        return self.hint if self.hint and self.table.clock.now() < self.hint_until else ""
+        return self.hint if self.hint and self.clock.now() < self.hint_until else ""
 
     def state(self) -> object:
-        t = self.table
-        since = int(t.round_play_seconds())
-        return (t.position.round, t.position.phase, t.game.options, since, self._hint())
+        t = self.scene
+        return (t.round, t.phase, t.options, int(t.round_s), self._hint())
 
     def render(self) -> Text:
-        t = self.table
-        o = t.game.options
+        t = self.scene
+        o = t.options
         variant = "standard" if o.variant is Variant.STANDARD else f"points to {o.target}"
-        pos = t.position
-        over = pos.phase is Phase.OVER
-        elapsed = "" if over else " · " + clock_text(t.round_play_seconds())
+        over = t.phase is Phase.OVER
+        elapsed = "" if over else " · " + clock_text(t.round_s)
         hint = self._hint()
         right = Text(hint + " ", "bold yellow") if hint else Text(
             "F1 help · Ctrl+Q quit ", DIM
         )
         width = self.size.width or 80
         flip = " · manual flip" if o.manual_flip else ""
-        parts = [f" · {variant} · round {pos.round}{elapsed}{flip}",
-                 f" · {variant} · round {pos.round}{elapsed}",
-                 f" · round {pos.round}{elapsed}"]
+        parts = [f" · {variant} · round {t.round}{elapsed}{flip}",
+                 f" · {variant} · round {t.round}{elapsed}",
+                 f" · round {t.round}{elapsed}"]
         # The longest left part that leaves room for the right one: a hint is
         # never cut, so the variant and the flip go first (both stay in help).
         tail = next((x for x in parts if 9 + len(x) + right.cell_len + 1 <= width), parts[-1])
@@ -69,30 +68,29 @@ class HeaderBar(TableView):
         return line
 
 
-class Scoreboard(TableView):
+class Scoreboard(SceneView):
     """The points variant's running score, one column per round (latest rounds)."""
 
     def state(self) -> object:
-        t = self.table
-        return (len(t.rounds), t.position.scores, t.game.options.variant, t.names)
+        t = self.scene
+        return (t.scoreboard, t.scores, t.options.variant, t.names)
 
     def render(self) -> Text:
-        t = self.table
-        if t.game.options.variant is not Variant.POINTS:
+        t = self.scene
+        if t.options.variant is not Variant.POINTS:
             return Text("")
-        rounds = t.rounds[-10:]
-        first = len(t.rounds) - len(rounds) + 1
+        rounds = t.scoreboard
         head = Text("round    ", DIM)
-        for i in range(len(rounds)):
-            head.append(f"{first + i:>4}", DIM)
+        for r in rounds:
+            head.append(f"{r.round:>4}", DIM)
         head.append("   total", DIM)
-        head.append(f"  (lowest wins at {t.game.options.target})", DIM)
+        head.append(f"  (lowest wins at {t.options.target})", DIM)
         lines = [head]
-        scores = t.position.scores
+        scores = t.scores
         for p in (Player.LEFT, Player.RIGHT):
             line = Text(f"{player_name(p, t):<9}", NAME_STYLE)
             for r in rounds:
-                line.append(f"{r.round_points[p]:>4}")
+                line.append(f"{r.points[p]:>4}")
             line.append(f"{scores[p]:>8}", NAME_STYLE)
             lines.append(line)
         return Text("\n").join(lines)

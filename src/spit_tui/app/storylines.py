@@ -1,7 +1,7 @@
 """The lines that tell how the game goes, beside the cards: the feed by the
 piles (one line an entry: "LEFT 7♥ → a", "RIGHT too late") and the tug-of-war
 bar across the top of the board, with the trend of the last rounds. Both are
-drawn from the Table's `Story`, in the players' colours."""
+drawn from a Scene's story, in the players' colours."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from rich.text import Text
 from spit_tui.app.cards import card_face
 from spit_tui.app.views import DIM, MARKS, PLAYER_STYLES, Line, styled, to_line
 from spit_tui.engine import Player, Variant
+from spit_tui.scene import Scene
 from spit_tui.story import FEED_LEN, TREND_LEN, FeedEntry
-from spit_tui.table import Table
 
 FEED_W = 20  # the feed sits between the stockpiles, under the piles
 TREND_W = 2 + 3 * TREND_LEN  # room kept for the trend (" ◂3 ◂12 ▸4") at the bar's end
@@ -51,9 +51,9 @@ def feed_text(entry: FeedEntry, names: tuple[str, str], width: int = FEED_W) -> 
     return Text.assemble((name, PLAYER_STYLES[p]), rest)
 
 
-def feed_lines(table: Table, base: Style, side_w: int, centre_w: int) -> tuple[Line, ...]:
+def feed_lines(scene: Scene, base: Style, side_w: int, centre_w: int) -> tuple[Line, ...]:
     """The feed by the piles: the latest entries, newest first, one line each."""
-    return _feed_lines(tuple(table.story.feed), table.names, base, side_w, centre_w)
+    return _feed_lines(scene.feed, scene.names, base, side_w, centre_w)
 
 
 @lru_cache(maxsize=256)
@@ -72,17 +72,16 @@ def _feed_lines(
     return styled(out, base)
 
 
-def bar_line(table: Table, base: Style, width: int, marks: bool = False) -> Line:
+def bar_line(scene: Scene, base: Style, width: int, marks: bool = False) -> Line:
     """The tug-of-war across the top of the board. Standard game: each player's
     cards from their own end (26:26 at the start; the winner's reaches 0), the
     cards on the piles between them, then which way the last rounds pulled
     (◂3: LEFT got 3 cards nearer). Points game: each score against the target."""
-    pos = table.position
-    opts = table.game.options
-    held = (pos.sides[0].total, pos.sides[1].total)
+    opts = scene.options
+    left, right = scene.sides
+    held = (left.stock + left.spit, right.stock + right.spit)
     target = opts.target if opts.variant is Variant.POINTS else 0
-    trend = tuple(table.story.trend())
-    return _bar_line(held, pos.scores, target, trend, table.names, marks, base, width)
+    return _bar_line(held, scene.scores, target, scene.trend, scene.names, marks, base, width)
 
 
 @lru_cache(maxsize=256)

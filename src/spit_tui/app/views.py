@@ -1,5 +1,6 @@
-"""The base of every view of a Table: a widget that keeps no game state, only
-the last "state key" it drew, and repaints when that key changes."""
+"""The base of every view of a game: a widget that draws a `Scene` (spit_tui.scene)
+and nothing else. Its screen hands it the latest Scene (`show`); it keeps only
+that and the last "state key" it drew, and repaints when that key changes."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from spit_tui.engine import Player
-from spit_tui.table import Table
+from spit_tui.scene import Scene
 
 DIM = Style(dim=True)
 NAME_STYLE = Style(bold=True)
@@ -26,44 +27,46 @@ PLAYER_STYLES = tuple(Style(color=c, bold=True) for c in PLAYER_COLOURS)
 MARKS = ("◂", "▸")
 
 
-def player_name(p: Player, table: Table) -> str:
+def player_name(p: Player, scene: Scene) -> str:
     """The name on the board: LEFT/RIGHT, or YOU/COMPUTER against the computer."""
-    return table.names[p]
+    return scene.names[p]
 
 
 YOU = "YOU"  # the human's name against the computer: spoken to in the second person
 
 
-def subject(p: Player, table: Table) -> str:
+def subject(p: Player, scene: Scene) -> str:
     """The player as the subject of a sentence: "You" for YOU, else the name."""
-    name = player_name(p, table)
+    name = player_name(p, scene)
     return "You" if name == YOU else name
 
 
-def verb(p: Player, table: Table, you: str, other: str) -> str:
+def verb(p: Player, scene: Scene, you: str, other: str) -> str:
     """The verb phrase that agrees with the player: `you` for YOU, else `other`."""
-    return you if player_name(p, table) == YOU else other
+    return you if player_name(p, scene) == YOU else other
 
 
-def says(p: Player, table: Table, you: str, other: str) -> str:
-    """Subject and verb: `says(p, t, "win", "wins")` gives "You win" or "LEFT wins"."""
-    return f"{subject(p, table)} {verb(p, table, you, other)}"
+def says(p: Player, scene: Scene, you: str, other: str) -> str:
+    """Subject and verb: `says(p, s, "win", "wins")` gives "You win" or "LEFT wins"."""
+    return f"{subject(p, scene)} {verb(p, scene, you, other)}"
 
 
-class TableView(Widget):
-    """A widget drawn from a Table; `sync()` repaints it only if its state changed."""
+class SceneView(Widget):
+    """A widget drawn from a Scene; `show()` repaints it only if its state changed."""
 
-    DEFAULT_CSS = "TableView { height: auto; }"
+    DEFAULT_CSS = "SceneView { height: auto; }"
 
-    def __init__(self, table: Table, *, id: str | None = None, classes: str | None = None):
+    def __init__(self, scene: Scene, *, id: str | None = None, classes: str | None = None):
         super().__init__(id=id, classes=classes)
-        self.table = table
+        self.scene = scene
         self._state: object = None
 
     def state(self) -> object:
         raise NotImplementedError
 
-    def sync(self) -> None:
+    def show(self, scene: Scene) -> None:
+        """Draw `scene` (only what changed since the last one)."""
+        self.scene = scene
         s = self.state()
         if s != self._state:
             self._state = s
@@ -72,22 +75,22 @@ class TableView(Widget):
     def changed(self) -> None:
         self.refresh()
 
-    def set_table(self, table: Table) -> None:
-        self.table = table
+    def redraw(self) -> None:
+        """Draw the scene again from scratch (the key table changed: new labels)."""
         self._state = None
-        self.sync()
+        self.show(self.scene)
 
 
-class LinesView(TableView):
-    """A TableView drawn line by line (Textual's line API).
+class LinesView(SceneView):
+    """A SceneView drawn line by line (Textual's line API).
 
     `lines()` gives each line as a tuple of segments. Only lines whose segments
     changed become new strips and are marked dirty, so a key press turns a few
     lines into strips and repaints only those.
     """
 
-    def __init__(self, table: Table, *, id: str | None = None, classes: str | None = None):
-        super().__init__(table, id=id, classes=classes)
+    def __init__(self, scene: Scene, *, id: str | None = None, classes: str | None = None):
+        super().__init__(scene, id=id, classes=classes)
         self._segs: list[Line] = []
         self._strips: list[Strip] = []
         self._width = -1

@@ -17,6 +17,7 @@ import math
 import random
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 
 from spit_tui.clock import GameClock, Stopwatch
 from spit_tui.engine import (
@@ -169,16 +170,17 @@ class RemoteTable(Table):
     def over_keys(self) -> str:
         return "Ctrl+Q: quit  ·  the game is kept on the host"
 
-    @property
-    def pings(self) -> tuple[str, str]:
+    def scene(self) -> Scene:
         rv = self.remote
         ms: list[int | None] = list(rv.pings or (None, None)) if rv is not None else [None, None]
         if ms[self.me] is None:
             ms[self.me] = self.own_rtt_ms
-        left, right = (
-            f"{self.names[p]} ping {'…' if ms[p] is None else f'{ms[p]} ms'}" for p in Player
+        scene = super().scene()
+        if rv is None:
+            return replace(scene, pings=(ms[0], ms[1]))
+        return replace(
+            scene, pings=(ms[0], ms[1]), waiting=rv.waiting, scoreboard=rv.scoreboard
         )
-        return left, right
 
     def show(self, rv: Scene) -> None:
         """The host's latest view of the table: draw it."""
