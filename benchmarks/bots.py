@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import random
 import time
 from typing import Any
 
@@ -26,6 +25,7 @@ from spit_tui.players.ladder import (
     LADDER,
     LEVELS,
     PLACEMENT,
+    STORED_S,
     describe,
     start_rung,
     with_random_policy,
@@ -49,6 +49,8 @@ def head_to_head(strong: Level, weak: Level, games: int, seed: int) -> dict[str,
     results = as_left + as_right
     scored = sum(1 for r in results if not r.capped)
     lo, hi = wilson(wins, scored)
+    slaps = sum(r.slaps[0] for r in as_left) + sum(r.slaps[1] for r in as_right)
+    all_slaps = sum(sum(r.slaps) for r in results)
     return {
         "games": games,
         "scored": scored,
@@ -57,6 +59,8 @@ def head_to_head(strong: Level, weak: Level, games: int, seed: int) -> dict[str,
         "ci95": [round(lo, 4), round(hi, 4)],
         "mean_rounds": round(sum(r.rounds for r in results) / len(results), 2),
         "mean_seconds": round(sum(r.seconds for r in results) / len(results), 1),
+        "slaps": all_slaps,
+        "slap_share": round(slaps / all_slaps, 4) if all_slaps else None,
     }
 
 
@@ -105,6 +109,36 @@ def placement(model: str, games: int, seed: int) -> dict[str, Any]:
     }
 
 
+SLAP_BAND = (0.35, 0.65)  # the new player's share of slaps at the rung it is placed at
+
+
+def slap_shares(games: int, seed: int) -> dict[str, Any]:
+    """The share of slaps (the first slap of each two-pile round) a modelled
+    new player wins against the rungs from the bottom to one past its placement:
+    the computer slaps as fast as the rung it stands on."""
+    human = HUMANS["new"]
+    stated = PLACEMENT["new"]
+    rows = {}
+    for rung in range(1, min(len(LADDER), stated + 1) + 1):
+        got = head_to_head(human, LADDER[rung - 1], games, seed + 300 * rung)
+        react = LADDER[rung - 1].react
+        rows[str(rung)] = {
+            "slaps": got["slaps"],
+            "share": got["slap_share"],
+            "games_won": got["rate"],
+            "react_mean": round(react.mean, 3),
+        }
+    share = rows[str(stated)]["share"]
+    return {
+        "model": human.name,
+        "react_mean": round(human.react.mean, 3),
+        "stated": stated,
+        "share_at_stated": share,
+        "pass": share is not None and SLAP_BAND[0] <= share <= SLAP_BAND[1],
+        "by_rung": rows,
+    }
+
+
 def auto(model: str, games: int, seed: int, start: int) -> dict[str, Any]:
     """The model (left) against --level auto (right) for `games` games in a row."""
     human = HUMANS[model]
@@ -125,14 +159,50 @@ def auto(model: str, games: int, seed: int, start: int) -> dict[str, Any]:
         "rungs_min_max": [min(rungs), max(rungs)],
         "final_rung": rungs[-1],
         "largest_step": max(steps, default=0),
-        "pass": rate is not None and AUTO_BAND[0] <= rate <= AUTO_BAND[1] and max(steps) <= 1,
+        "pass": rate is not None and AUTO_BAND[0] <= rate <= AUTO_BAND[1],
     }
 
 
-def stored_like(model: str, seed: int, n: int = 300) -> list[float]:
-    """Card times as the history would have stored them for the model: its draws."""
-    rng = random.Random(seed)
-    return [HUMANS[model].play.draw(rng) for _ in range(n)]
+REACH_ROUNDS = 3
+
+
+def reach(model: str, band: set[int], games: int, seed: int, start: int) -> dict[str, Any]:
+    """How fast --level auto finds the model: over `games` first games from
+    `start`, the share whose rung after REACH_ROUNDS rounds is one where the
+    model wins 40-60% of games (`band`), within one rung of it, and the share
+    that stood on such a rung at some point in those rounds."""
+    at = near = seen = 0
+    for i in range(games):
+        _, rungs = run_auto(HUMANS[model], games=1, seed=seed + i, options=Options(), start=start)
+        first = rungs[: REACH_ROUNDS + 1]
+        last = first[-1]
+        at += last in band
+        near += min(abs(last - b) for b in band) <= 1
+        seen += any(r in band for r in first)
+    return {
+        "model": HUMANS[model].name,
+        "start": start,
+        "games": games,
+        "band": sorted(band),
+        "in_band_after": round(at / games, 3),
+        "within_one_after": round(near / games, 3),
+        "stood_in_band": round(seen / games, 3),
+    }
+
+
+def stored_like(model: str, seed: int, games: int = 40) -> list[float]:
+    """The card times the history would store for the model (store/figures,
+    from real records of its games at its rung)."""
+    from spit_tui.match import Match
+    from spit_tui.store.figures import figures
+    from spit_tui.store.records import record_of
+
+    out: list[float] = []
+    for i in range(games):
+        m = Match(HUMANS[model], LADDER[PLACEMENT[model] - 1], seed=seed + i)
+        m.run()
+        out += figures(record_of(m.table)).players[0].reactions
+    return out
 
 
 def speed(games: int, seed: int) -> dict[str, Any]:
@@ -155,12 +225,23 @@ def run(games: int = 200, seed: int = 1) -> dict[str, Any]:
     out: dict[str, Any] = {"seed": seed, "games_per_pairing": games}
     out["ladder"] = ladder(games, seed)
     out["humans"] = {m: placement(m, games, seed) for m in HUMANS}
+    out["slaps"] = slap_shares(games, seed)
     auto_games = max(10, games // 4) if games < 200 else AUTO_GAMES
     out["auto"] = {}
+    out["stored"] = {}
+    out["reach"] = []
     for m in HUMANS:
-        out["auto"][f"{m}, no stored figures"] = auto(m, auto_games, seed, start_rung(None))
         figures = stored_like(m, seed)
+        median = sorted(figures)[len(figures) // 2]
+        out["stored"][m] = {"median": round(median, 3), "stated": STORED_S[m],
+                            "start": start_rung(figures), "placed": PLACEMENT[m]}
+        out["auto"][f"{m}, no stored figures"] = auto(m, auto_games, seed, start_rung(None))
         out["auto"][f"{m}, its own figures"] = auto(m, auto_games, seed + 7, start_rung(figures))
+        rates = {int(k): v["rate"] for k, v in out["humans"][m]["human_vs_rung"].items()}
+        band = {r for r, x in rates.items() if x is not None and 0.4 <= x <= 0.6}
+        band = band or {PLACEMENT[m]}
+        for start in sorted({1, start_rung(None), start_rung(figures), len(LADDER)}):
+            out["reach"].append(reach(m, band, auto_games, seed + 11 * start, start))
     hard = LEVELS["hard"]
     strat = head_to_head(hard, with_random_policy(hard), 2 * games, seed)
     strat["pass"] = strat["rate"] is not None and strat["rate"] >= 0.65
@@ -200,6 +281,18 @@ def render(res: dict[str, Any]) -> None:
             f"{_pct(h['record_vs_stated']).strip()} against the stated rung {h['stated']})"
         )
         print(f"    {h['like']}; {cells}")
+    sl = res["slaps"]
+    print(
+        f"\nSlaps a {sl['model']} (reacts in {sl['react_mean']:.2f} s on average) wins "
+        "against each rung (its share of the first slaps)"
+    )
+    for rung, row in sl["by_rung"].items():
+        mark = ("ok" if sl["pass"] else "OUT") if int(rung) == sl["stated"] else ""
+        print(
+            f"  rung {rung:>2} (reacts in {row['react_mean']:.2f} s): "
+            f"{_pct(row['share'])} of {row['slaps']} slaps, "
+            f"games won {_pct(row['games_won'])} {mark}"
+        )
     print("\n--level auto against the human models (the human's record)")
     for name, a in res["auto"].items():
         lo, hi = a["ci95"]
@@ -208,6 +301,19 @@ def render(res: dict[str, Any]) -> None:
             f"  {mark:3} {name:30} {a['human_wins']:3d}/{a['games']:<3d} {_pct(a['human_rate'])} "
             f"(95% CI {100 * lo:.0f}-{100 * hi:.0f}%), start {a['start']}, rungs "
             f"{a['rungs_min_max'][0]}-{a['rungs_min_max'][1]}, largest step {a['largest_step']}"
+        )
+    print("\nStored card times (the history's figures) of each model, and where auto starts")
+    for m, st in res["stored"].items():
+        print(
+            f"  {m:9} median {st['median']:.2f} s (stated {st['stated']:.2f}); "
+            f"auto starts on {st['start']} (placed at {st['placed']})"
+        )
+    print(f"\nHow fast --level auto finds each model: rung after {REACH_ROUNDS} rounds")
+    for r in res["reach"]:
+        print(
+            f"  {r['model']:17} from {r['start']:>2}: in the 40-60% band {r['band']} "
+            f"{_pct(r['in_band_after'])}, within one rung {_pct(r['within_one_after'])}, "
+            f"stood in it by then {_pct(r['stood_in_band'])} ({r['games']} games)"
         )
     s = res["strategy"]
     lo, hi = s["ci95"]

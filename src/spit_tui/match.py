@@ -13,7 +13,7 @@ import random
 from typing import NamedTuple
 
 from spit_tui.clock import VirtualClock
-from spit_tui.engine import Event, Game, Options, Play, Player
+from spit_tui.engine import Event, Game, Options, Play, Player, Slap
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import level_named
 from spit_tui.players.level import Level
@@ -30,6 +30,7 @@ class MatchResult(NamedTuple):
     plays: tuple[int, int]  # cards each side played onto the spit piles
     lost_races: tuple[int, int]
     capped: bool
+    slaps: tuple[int, int] = (0, 0)  # slaps each side won (the first slap of a round)
 
 
 class Match:
@@ -58,6 +59,7 @@ class Match:
             for p in (Player.LEFT, Player.RIGHT)
         )
         self.plays = [0, 0]
+        self.slaps = [0, 0]
         self.lost = [0, 0]
         self.decisions: list[Decision] | None = [] if keep_decisions else None
         self.table.decision_listeners.append(self._count)
@@ -66,6 +68,8 @@ class Match:
     def _count_play(self, event: Event) -> None:
         if isinstance(event.action, Play):
             self.plays[event.action.player] += 1
+        elif isinstance(event.action, Slap):
+            self.slaps[event.action.player] += 1
 
     def _count(self, d: Decision) -> None:
         if d.outcome is Outcome.LOST_RACE:
@@ -100,6 +104,7 @@ class Match:
             plays=(self.plays[0], self.plays[1]),
             lost_races=(self.lost[0], self.lost[1]),
             capped=capped,
+            slaps=(self.slaps[0], self.slaps[1]),
         )
 
 

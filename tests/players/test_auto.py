@@ -1,5 +1,6 @@
-"""--level auto: one rung at most a round, up against a stronger person, down
-against a weaker one, and the stored card times it starts from."""
+"""--level auto: long moves (halving) while the first game shows a large gap,
+then one rung at most a round, up against a stronger person, down against a
+weaker one; the one label it shows; and the stored card times it starts from."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from botkit import table_at, vclock
 
 from spit_tui.engine import Options, Player, Slap
-from spit_tui.players.auto import AUTO, AutoLevel, stored_reaction_times
+from spit_tui.players.auto import AUTO, AutoLevel, auto_label, stored_reaction_times
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import HUMANS, LADDER, LEVELS, PLACEMENT, TOP
 from spit_tui.sim import run_auto
@@ -20,14 +21,51 @@ def _steps(rungs: list[int]) -> list[int]:
     return [b - a for a, b in itertools.pairwise(rungs)]
 
 
-def test_auto_moves_at_most_one_rung_a_round_and_stays_on_the_ladder() -> None:
+def test_after_the_first_game_auto_moves_at_most_one_rung_a_round() -> None:
     results, rungs = run_auto(
         HUMANS["practised"], games=3, seed=4, options=Options(), start=PLACEMENT["practised"]
     )
     assert len(results) == 3 and all(r.winner is not None for r in results)
     assert len(rungs) == 1 + sum(r.rounds for r in results)  # the start, then every round
-    assert all(abs(s) <= 1 for s in _steps(rungs)) and any(_steps(rungs))
+    later = rungs[results[0].rounds :]
+    assert all(abs(s) <= 1 for s in _steps(later)) and any(_steps(later))
     assert all(1 <= r <= TOP for r in rungs)
+
+
+def test_while_the_gap_is_large_auto_leaps_half_the_way_then_half_again() -> None:
+    """From the wrong end of the ladder a lopsided first round moves the longest
+    move (LEAP rungs), a later one at most half the last; else one rung a round."""
+    for model, start in (("practised", 1), ("new", TOP)):
+        leaps = []
+        for seed in range(6):
+            _, rungs = run_auto(HUMANS[model], games=1, seed=seed, options=Options(), start=start)
+            steps = [abs(s) for s in _steps(rungs)]
+            leaps.append(steps[0])
+            big = [s for s in steps if s > 1]
+            assert all(b <= a // 2 for a, b in itertools.pairwise(big))  # halving
+            assert all(s <= AutoLevel.LEAP for s in steps)
+        assert max(leaps) == AutoLevel.LEAP  # a lopsided first round: the longest move
+
+
+def test_auto_finds_both_models_within_a_few_rounds_from_either_end() -> None:
+    """On the simulator: after three rounds of a first game the rung is nearer
+    the model's own than where it started, in most games."""
+    for model in HUMANS:
+        home = PLACEMENT[model]
+        for start in (1, TOP):
+            nearer = 0
+            for seed in range(8):
+                _, rungs = run_auto(
+                    HUMANS[model], games=1, seed=50 + seed, options=Options(), start=start
+                )
+                after = rungs[min(3, len(rungs) - 1)]
+                nearer += abs(after - home) < abs(start - home)
+            assert nearer >= 6, f"{model} from {start}: nearer in {nearer} of 8"
+
+
+def test_the_label_is_the_same_on_every_rung() -> None:
+    assert auto_label(6) == "auto \N{MIDDLE DOT} level 6"
+    assert {auto_label(r).split(" level ")[0] for r in range(1, TOP + 1)} == {"auto \N{MIDDLE DOT}"}
 
 
 def test_auto_climbs_against_a_strong_person_and_drops_against_a_weak_one() -> None:
@@ -43,6 +81,7 @@ def test_auto_counts_a_round_once_after_the_slap() -> None:
     table = table_at(slap)
     bot = Bot(table, Player.RIGHT, "normal")  # not attached: the person slaps first
     auto = AutoLevel(bot, 5)
+    auto.searching = False  # past its first game's search: one rung a round
     auto.attach()
     moves: list[tuple[int, int]] = []
     auto.listeners.append(lambda rung, step: moves.append((rung, step)))

@@ -18,6 +18,8 @@ from spit_tui.players.ladder import (
     LEVELS,
     NAMED,
     PLACEMENT,
+    REACT_FLOOR,
+    STORED_S,
     TOP,
     describe,
     level_named,
@@ -47,7 +49,20 @@ def test_at_least_eight_rungs_each_faster_and_no_less_sharp() -> None:
     for lower, upper in itertools.pairwise(LADDER):
         assert upper.play.mean < lower.play.mean
         assert upper.overlook <= lower.overlook
-        assert upper.react == lower.react  # a simple reaction: the same for every rung
+        assert upper.react.mean <= lower.react.mean  # quicker to say "spit" and slap
+
+
+def test_a_rungs_slap_comes_from_the_human_models_it_lies_between() -> None:
+    """At the rung each model lands on, the computer reacts as that model does;
+    a new player takes 0.8-1.2 s to slap, a practised one 0.35-0.6 s; the top
+    rung is quick but no quicker than the floor, the bottom slower than a new player."""
+    assert HUMANS["new"].react == Timing(0.8, 0.95, 1.2)
+    assert HUMANS["practised"].react == Timing(0.35, 0.45, 0.6)
+    for model, rung in PLACEMENT.items():
+        assert LADDER[rung - 1].react == HUMANS[model].react
+    assert LADDER[0].react.mean > HUMANS["new"].react.mean
+    assert LADDER[-1].react == REACT_FLOOR
+    assert len({lv.react for lv in LADDER}) >= TOP - 1
 
 
 def test_the_four_names_are_points_on_the_ladder() -> None:
@@ -71,13 +86,15 @@ def test_each_level_is_described_in_one_line() -> None:
 
 
 def test_auto_starts_where_the_persons_card_times_put_them() -> None:
-    assert start_rung(None) == start_rung([]) == PLACEMENT["practised"]
-    rng = random.Random(3)
+    """A first game (no figures) starts where a new player lands; stored figures
+    are placed as the models' own stored figures are (their medians)."""
+    assert start_rung(None) == start_rung([]) == PLACEMENT["new"]
     for model, rung in PLACEMENT.items():
-        times = [HUMANS[model].play.draw(rng) for _ in range(200)]
-        assert abs(start_rung(times) - rung) <= 1
+        assert start_rung([STORED_S[model]] * 9) == rung
     assert start_rung([0.2] * 30) == TOP and start_rung([9.0] * 30) == 1
-    assert start_rung([-1.0, 60.0]) == PLACEMENT["practised"]  # nothing usable
+    assert start_rung([-1.0, 60.0]) == PLACEMENT["new"]  # nothing usable
+    # 17.7 cards a minute over a game is a card every 3.4 s: a new player or below
+    assert start_rung([3.4] * 20) <= PLACEMENT["new"]
 
 
 def test_samples_draw_only_what_was_measured() -> None:
@@ -124,3 +141,35 @@ def test_the_top_of_the_ladder_beats_the_bottom() -> None:
     """A quick sanity check; the 60-80% band per step is the slow test's."""
     results = run_games(LADDER[-1], LADDER[0], games=6, seed=2, options=Options())
     assert [r.winner for r in results] == [Player.LEFT] * 6
+
+
+@pytest.mark.parametrize("level", [LADDER[0], LEVELS["expert"]], ids=["bottom", "top"])
+def test_the_slap_comes_at_the_rungs_reaction_scaled_by_its_form(level: Level) -> None:
+    """On the virtual clock: the slap lands within the rung's own reaction range
+    times the round's form factor (the same factor its cards get)."""
+    from test_bot import slap_position
+
+    react = level.react
+    assert isinstance(react, Timing)
+    swung = []
+    for seed in range(12):
+        table = table_at(slap_position(21, 29))
+        bot = Bot(table, R, level, rng=random.Random(seed))
+        bot.attach()
+        plan = bot.plan
+        assert plan is not None and plan.action is not None
+        pace = bot._pace
+        assert react.low * pace - 1e-9 <= plan.due <= react.high * pace + 1e-9 or (
+            plan.due == pytest.approx(table.stale_s + 0.01)
+        )
+        swung.append(plan.due)
+    assert any(not react.low <= d <= react.high for d in swung)  # the form counts
+    steady = level.replace(form=0.0)
+    dues = []
+    for seed in range(12):
+        table = table_at(slap_position(21, 29))
+        bot = Bot(table, R, steady, rng=random.Random(seed))
+        bot.attach()
+        assert bot.plan is not None
+        dues.append(bot.plan.due)
+    assert all(max(react.low, table.stale_s) <= d <= react.high for d in dues)

@@ -22,7 +22,7 @@ from spit_tui.app import SpitApp
 from spit_tui.app.views import YOU
 from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
-from spit_tui.players.auto import AUTO, AutoLevel
+from spit_tui.players.auto import AUTO, AutoLevel, auto_label
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LADDER, level_named, start_rung
 from spit_tui.players.level import Level
@@ -73,9 +73,9 @@ class ComputerApp(SpitApp):
         return level_named(spec) if isinstance(spec, str) else spec
 
     def _level_words(self, p: Player) -> str:
-        """The computer's level as its side of the board shows it: "hard", "auto (level 5)"."""
-        name = self.computer[p].name
-        return f"auto ({name})" if p in self.auto_seats else name
+        """The computer's level as its side of the board shows it: "hard", "auto · level 5"."""
+        level = self.computer[p]
+        return auto_label(level.rung) if p in self.auto_seats else level.name
 
     def board_names(self) -> tuple[str, str]:
         """COMPUTER for its half (its level shows beside), and the person's
@@ -130,7 +130,7 @@ class ComputerApp(SpitApp):
             )
         elif self.computer:
             side, level = next(iter(self.computer.items()))
-            what = f"auto, starting on level {level.rung}" if self.autos else level.name
+            what = auto_label(level.rung) if self.autos else level.name
             self.notify(
                 f"You play the {side.other.label} half of the keyboard; "
                 f"the computer ({what}) plays {side.label}.",

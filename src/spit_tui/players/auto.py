@@ -1,13 +1,22 @@
 """`--level auto`: a computer that keeps the game close.
 
 It starts on the rung that suits the person (players/ladder.start_rung: from
-their stored card times, or where the practised model lands when there are
-none) and moves one rung at most after every round, like a staircase: up a
-rung when the person came out of the round ahead (holds fewer cards, or
-scored fewer points in the points game, or won the game), down a rung when
-the person came out behind, and stays on an even round. A staircase like this
-settles where the person wins about half the rounds. It stays with the table
-from game to game, so the next game starts where the last one left off.
+their stored card times, placed as the human models are placed; with none, a
+first game starts where the new-player model lands). While it is still
+finding the person (their first game), a lopsided round that started even
+(one side gains `FAR` cards or more on the other) says the gap is large: it
+then moves `LEAP` rungs that way (at most half the distance to the end of the
+ladder), and half of its last move after that. A round that starts uneven
+says little (the cards carried in from a lopsided round decide the next one
+too, whatever the rung), so it moves one rung. The first close round, or a
+turn back, ends the search: from then on it moves one rung at
+most after every round, like a staircase: up a rung when the person came out
+of the round ahead (gained cards on the computer from where the round
+started, so cards carried in from a lopsided round do not count twice; or
+scored fewer points in the points game; or won the game), down a rung when
+the person came out behind, and stays on an even round. A staircase like
+this settles where the person wins about half the rounds. It stays with the
+table from game to game, so the next game starts where the last one left off.
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from spit_tui.engine import Event, Phase, Variant
+from spit_tui.engine import Event, Phase, RoundEnd, Variant
 
 from .bot import Bot
 from .ladder import LADDER, TOP
@@ -42,6 +51,11 @@ def _clamp(rung: int) -> int:
     return max(1, min(TOP, rung))
 
 
+def auto_label(rung: int) -> str:
+    """How the board names the computer at --level auto, the same on every rung."""
+    return f"{AUTO} \N{MIDDLE DOT} level {rung}"
+
+
 class AutoLevel:
     """Moves `bot` along the ladder between rounds. `attach()` starts it.
 
@@ -55,17 +69,25 @@ class AutoLevel:
     the base moved: the record stays near even wherever the person's level is.
     The round-to-round part keeps each game close while it is played. In the
     first game the rounds move the base itself, so a start far from the
-    person's level is put right without costing them games.
+    person's level is put right without costing them games, and while it is
+    still searching (see the module docstring) a lopsided round moves it by
+    half the distance left.
     """
 
     SWAY = 1
+    FAR = 12  # a round won by this many cards (or points) or more is lopsided
+    LEAP = 4  # the longest move, the first of a search (then half of the last)
 
     def __init__(self, bot: Bot, rung: int) -> None:
         self.bot = bot
         self.rung = self.base = _clamp(rung)
         self.offset = 0
+        self.searching = True  # the first game, until a close round or a turn back
+        self.leap = 0  # the last move while searching (its sign: the way it went)
         self.games = 0  # games finished at this table
         self.rungs: list[int] = [self.rung]  # the start, then the rung after every round
+        self.margin_seen = 0
+        self._gap = 0  # the computer's cards minus the person's at the round's start
         self.attached = False
         self.listeners: list[Callable[[int, int], None]] = []  # (new rung, step) on a move
         bot.set_level(LADDER[self.rung - 1])
@@ -89,35 +111,65 @@ class AutoLevel:
         if was:
             self.attach()
 
-    def verdict(self, event: Event) -> int | None:
-        """How a settled round end went for the person: +1 ahead, -1 behind, 0 even;
-        None when `event` does not settle a round (or the piles are still to be slapped)."""
-        end = event.round_over
-        if end is None or event.position.phase is Phase.SLAP:
-            return None
+    def margin(self, end: RoundEnd) -> int:
+        """By how many cards the person gained on the computer in a settled round
+        (negative: lost), counted from where the round started, so the cards a
+        person carried in from an earlier round do not count again; in the
+        points game, the round's points."""
         me = self.bot.player
-        person = me.other
-        if event.winner is not None:
-            return 1 if event.winner is person else -1
-        points = self.bot.table.game.options.variant is Variant.POINTS
-        held = end.round_points if points else end.held
-        mine, theirs = held[me], held[person]
-        return (mine > theirs) - (mine < theirs)
+        if self.bot.table.game.options.variant is Variant.POINTS:
+            return end.round_points[me] - end.round_points[me.other]
+        gap = end.held[me] - end.held[me.other]
+        gained, self._gap = gap - self._gap, gap
+        return gained
+
+    def _leap(self, ahead: int, even_start: bool) -> int:
+        """The move while searching: half the distance to the ladder's end that
+        way, then half the last move; 0 when the search is over, when the round
+        was close, or when it started uneven (cards carried in from a lopsided
+        round decide the next one too, whatever the rung)."""
+        if not self.searching or not even_start or abs(self.margin_seen) < self.FAR:
+            return 0
+        if self.leap and (self.leap > 0) != (ahead > 0):
+            return 0  # turned back: close enough for one rung at a time
+        room = TOP - self.rung if ahead > 0 else self.rung - 1
+        size = min(self.LEAP, (room + 1) // 2) if not self.leap else abs(self.leap) // 2
+        return ahead * min(room, size) if size > 1 else 0
 
     def _on_event(self, event: Event) -> None:
-        ahead = self.verdict(event)
-        if ahead is None:
+        """A settled round (not one whose piles are still to be slapped): how it
+        went for the person, +1 ahead, -1 behind, 0 even, and the move."""
+        end = event.round_over
+        if end is None or event.position.phase is Phase.SLAP:
             return
+        even_start = abs(self._gap) < self.FAR
+        self.margin_seen = self.margin(end)
         if event.winner is not None:
-            self.base = _clamp(self.base + ahead)
+            ahead = 1 if event.winner is self.bot.player.other else -1
+        else:
+            ahead = (self.margin_seen > 0) - (self.margin_seen < 0)
+        leap = self._leap(ahead, even_start) if ahead else 0
+        if leap:
+            self.leap = leap
+            self.base = self.rung + leap
+        elif self.leap and ahead and (self.leap > 0) != (ahead > 0):
+            self.searching = False  # turned back: one rung at a time from here
+        elif even_start and ahead and abs(self.margin_seen) < self.FAR:
+            self.searching = False  # a close round: near enough
+        if event.winner is not None:
+            self._gap = 0  # the next game starts 26 cards each
+            if not leap:
+                self.base = _clamp(self.base + ahead)
             self.offset = 0
             self.games += 1
+            self.searching = False
         elif not self.games:
-            self.base = _clamp(self.base + ahead)  # the first game: finding the level
+            if not leap:
+                self.base = _clamp(self.base + ahead)  # the first game: finding the level
         else:
             self.offset = max(-self.SWAY, min(self.SWAY, self.offset + ahead))
         target = _clamp(self.base + self.offset)
-        step = (target > self.rung) - (target < self.rung)
+        step = leap or (target > self.rung) - (target < self.rung)
         self.rung += step
         self.rungs.append(self.rung)
         if step:

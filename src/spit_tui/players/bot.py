@@ -12,11 +12,12 @@ The hand model, per level (players/level.py; the rungs are in players/ladder.py)
 - **Reaction time.** Each decision waits a delay drawn from the level's
   distribution: the lowest rung takes 2.9-4.8 s per card, the top 0.4-0.68 s,
   about the fastest human hands. Saying "spit" and slapping have their own,
-  quicker distribution, always longer than the table's 0.2 s stale-key
-  guard (D13), so the bot's reflexes are never thrown away.
+  quicker distribution that also comes from the rung (about a second on
+  the lowest rungs, 0.3 s on the top), always longer than the table's 0.2 s
+  stale-key guard (D13), so the bot's reflexes are never thrown away.
 - **Form.** A person has good rounds and bad ones: at the start of every
   round the bot draws a pace factor (log-normal, the level's `form`) that
-  scales its card times for that round. This is what keeps a slightly better
+  scales its card times and its reactions for that round. This is what keeps a slightly better
   player from winning every game, as between people.
 - **Chains.** A play onto the card the bot itself just played was planned
   with it, so it comes faster (the level's chain factor).
@@ -220,7 +221,7 @@ class Bot:
     def _react_delay(self) -> float:
         """A ready/slap reaction, never inside the table's stale-key window (D13)."""
         t = self.table
-        delay = self.level.react.draw(self.rng)
+        delay = self.level.react.draw(self.rng) * self._pace
         earliest = t.phase_shown_at + t.stale_s + 0.01 - t.clock.now()
         return max(delay, earliest)
 
