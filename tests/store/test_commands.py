@@ -140,3 +140,51 @@ def test_lengths_read_as_on_the_game_over_line() -> None:
     for secs, text in shown.items():
         assert _mmss(secs) == text
     assert _mmss(None) == "-"
+
+
+@pytest.mark.parametrize("width", [80, 100, 160])
+def test_stats_fits_the_terminal_and_says_what_each_column_counts(
+    history: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, width: int
+) -> None:
+    """No line wider than the terminal, no header cut to "…", the most
+    important columns kept, a legend for those shown and a word for those not."""
+    from spit_tui.store.statstable import COLUMNS
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    assert cli.main(["stats", "--db", str(history)]) == 0
+    out = capsys.readouterr().out
+    lines = out.rstrip("\n").split("\n")
+    assert max(len(line) for line in lines) <= width, out
+    assert "…" not in out
+    header = next(line for line in lines if "player" in line and "games" in line)
+    shown = [c for c in COLUMNS if f" {c.header} " in header]
+    assert [c.header for c in shown[:4]] == ["player", "games", "win rate", "cards/min"]
+    assert shown == [c for c in COLUMNS if c in shown]  # by importance: no gaps
+    bottom = max(i for i, ln in enumerate(lines) if ln.startswith("└"))
+    legend = " ".join(lines[bottom + 1 :])
+    for c in shown[1:]:
+        assert f"{c.header}: {c.short}" in legend
+    if width == 160:
+        assert len(shown) == len(COLUMNS) and "not shown" not in out
+    else:
+        assert "not shown:" in legend and len(lines) - bottom - 1 <= 3
+        hidden = legend.split("not shown:")[1]
+        assert all(c.header in hidden for c in COLUMNS if c not in shown)
+
+
+def test_stats_json_keeps_every_figure_whatever_the_width(
+    history: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    assert cli.main(["stats", "--db", str(history), "--json"]) == 0
+    player = json.loads(capsys.readouterr().out)["players"][0]
+    assert {"races_won", "slaps_won", "best_win_s", "last", "median_reaction_s"} <= set(player)
+
+
+def test_stats_help_explains_each_column(capsys: pytest.CaptureFixture[str]) -> None:
+    from spit_tui.store.statstable import COLUMNS
+
+    assert cli.main(["stats", "--help"]) == 0
+    out = capsys.readouterr().out
+    for c in COLUMNS:
+        assert c.header in out and c.means in out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -19,12 +20,17 @@ from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, fail, shown, write_out
 from spit_tui.names import MAX_CELLS
 from spit_tui.store import db
-from spit_tui.store.stats import PlayerStats, all_stats, sparkline
+from spit_tui.store.stats import PlayerStats, all_stats
 from spit_tui.store.stored import escaped, real, skipped_line, text, whole
 
 
-def _parser(prog: str, description: str) -> argparse.ArgumentParser:
-    p = Parser(prog=f"spit-tui {prog}", description=description)
+def _parser(prog: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    p = Parser(
+        prog=f"spit-tui {prog}",
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--db", metavar="FILE", help="the history file (default: user data directory)")
     return p
 
@@ -83,7 +89,9 @@ def _as_json(s: PlayerStats) -> dict[str, object]:
 
 
 def stats_main(argv: list[str]) -> int:
-    p = _parser("stats", "Each player's record over the stored games.")
+    from spit_tui.store.statstable import help_epilog
+
+    p = _parser("stats", "Each player's record over the stored games.", help_epilog())
     p.add_argument("--player", metavar="NAME", help="only this player")
     p.add_argument("--vs", metavar="NAME", help="only games against this player (head to head)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -114,33 +122,16 @@ def stats_main(argv: list[str]) -> int:
 
 def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None) -> None:
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text  # names as typed: a name is never markup
+
+    from spit_tui.store.statstable import stats_table
 
     title = "spit-tui stats" + (f" · {player} against {vs}" if player and vs else "")
-    t = Table(title=Text(title))
-    for col, just in (
-        ("player", "left"), ("games", "right"), ("wins", "right"), ("win rate (95%)", "right"),
-        ("streak", "right"), ("best", "right"), ("cards/min", "right"),
-        ("reaction", "right"), ("races won:lost", "right"), ("slaps", "right"),
-        ("best win", "right"), ("last 20 (cards/min)", "left"),
-    ):
-        t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
-    for s in figures:
-        lo, hi = s.interval
-        marks = "".join("W" if w else "·" for w in s.last_won)
-        t.add_row(
-            Text(escaped(s.name)), str(s.games), str(s.wins),
-            f"{s.win_rate:.0%} ({lo:.0%}-{hi:.0%})", str(s.streak), str(s.best_streak),
-            f"{s.cards_per_minute:.1f}",
-            "-" if s.median_reaction_s is None else f"{s.median_reaction_s:.2f} s",
-            f"{s.races_won}:{s.races_lost}", str(s.slaps_won), _mmss(s.best_win_s),
-            f"{sparkline(s.last)}\n{marks}",
-        )
     console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
-    console.print(t)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(width=160)  # piped: the whole row, as on a wide terminal
+    table, legend = stats_table(figures, console.width, title)
+    console.print(table)
+    console.print(legend, markup=False, highlight=False, soft_wrap=True)
 
 
 # -- history ------------------------------------------------------------------------
