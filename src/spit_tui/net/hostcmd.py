@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import signal
 import sys
 
 from spit_tui.command import PROG, Parser, UsageError, fail, port_number
@@ -103,6 +104,13 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
             print(f"{PROG}: {problem}", file=sys.stderr)
             return 1
     history = open_history(args.db, enabled=not args.no_history)
+    if history is not None:
+        # No first frame to wait for (SpitApp starts its writer after one): start
+        # now, so each game is stored at its round ends while the host runs.
+        history.on_problem = lambda line: print(
+            f"{NAME}: history is off: {line}", file=sys.stderr, flush=True
+        )
+        history.start()
     host = Host(bind=bind, port=port, seed=args.seed, wait_s=wait_s, history=history)
     host.on_room_stopped = lambda room, line: print(
         f"{NAME}: room {room.code}: {line}", file=sys.stderr, flush=True
@@ -120,6 +128,7 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
     print(f"hosting on {where}; room code {room.code}", flush=True)
     print(f"join with: {invite}", flush=True)
     assert host.server is not None
+    stopped_by = _stop_on_signals()
     try:
         if seat is not None:
             code, line = await _play_seat(host, room, Player(("left", "right").index(seat)), invite)
@@ -127,12 +136,32 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
                 print(line, file=sys.stderr)
             return code
         await host.server.serve_forever()
-    except asyncio.CancelledError:  # Ctrl+C: asyncio.run cancels this task
+    except asyncio.CancelledError:  # Ctrl+C (asyncio.run cancels this task), SIGTERM, SIGHUP
         print(f"{NAME}: stopped", file=sys.stderr)
-        return 130
+        return 128 + (stopped_by[0] if stopped_by else signal.SIGINT)
     finally:
-        await host.close()
+        await host.close()  # stores the games in play, then the writer's queue
     return 0
+
+
+def _stop_on_signals() -> list[int]:
+    """SIGTERM and SIGHUP (the host's terminal closed) stop the host as Ctrl+C
+    does: the games in play are stored, and the exit status is 128 + N. The
+    list holds the signal that came. (With --seat the app's own handlers,
+    installed after these, quit the app first; the host then stops the same way.)"""
+    came: list[int] = []
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def stop(sig: int) -> None:
+        if not came:
+            came.append(sig)
+            if task is not None:
+                task.cancel()
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(sig, stop, sig)
+    return came
 
 
 def main(argv: list[str]) -> int:
