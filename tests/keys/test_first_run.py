@@ -1,5 +1,6 @@
 """The first-run check: asked only when nothing chose a layout; a French
-player's three keys find AZERTY, the board is relabelled, Enter saves it."""
+player's two keys find AZERTY (each asked of the player whose half it is in),
+a wrong key gets a true word, the board is relabelled, Enter saves it."""
 
 from __future__ import annotations
 
@@ -78,10 +79,20 @@ async def test_a_french_player_finds_azerty_and_saves_it() -> None:
     app.first_run = True
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        assert "Which keyboard is this?" in await asked(pilot)
+        text = await asked(pilot)
+        assert "Which keyboard is this?" in text
+        assert "LEFT player: press the first key of the top letter row" in text
+        assert "starts just right of Tab" in text
         before = len(app.table.decisions)
-        for ch in ("a", "y", "m", "-"):  # what those keys type on AZERTY
-            await pilot.press(ch if ch.isalpha() else "minus")
+        await pilot.press("a")  # AZERTY's top-left letter
+        text = await screen_text(pilot)
+        assert "RIGHT player: press the key with 6 on it" in text
+        assert "Tab" not in text.split("Which keyboard")[1].split("Esc")[0]  # no row hint
+        await pilot.press("left_parenthesis")  # counted the ² key: the key with 5 on it
+        text = await screen_text(pilot)
+        assert "'(' is another key: on fr it is the key with 5 on it" in text
+        assert "not there on any" not in text and "on no keyboard" not in text
+        await pilot.press("minus")  # the key with 6 on it, on AZERTY
         text = await screen_text(pilot)
         assert "Your keyboard: fr" in text and "[&]" in text
         assert len(app.table.decisions) == before  # no key of the check played

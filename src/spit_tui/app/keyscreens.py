@@ -1,8 +1,9 @@
 """The screens that set up the keys: the first-run check (which keyboard is
-this?), shown once when nothing chose a layout. It asks the left player for a
-few physical keys (keys/detect.py), shows the keys it found as the board will
-label them, and saves the choice (keys.toml) once the players confirm. Esc
-keeps US QWERTY (saved too, so it never asks again)."""
+this?), shown once when nothing chose a layout. It asks for one to three
+physical keys (keys/detect.py), each of the player whose half it is in,
+shows the keys it found as the board will label them, and saves the choice
+(keys.toml) once the players confirm. Esc keeps US QWERTY (saved too, so it
+never asks again)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from spit_tui.keys import config
-from spit_tui.keys.detect import Detector, describe_ask
+from spit_tui.keys.detect import Detector, ask_hint, describe_key, where_else, whose_half
 from spit_tui.keys.layout import Layout, preset
 from spit_tui.players import keymap
 
@@ -75,12 +76,13 @@ class FirstRunScreen(ModalScreen[None]):
         if self.found is None:
             pos = self.detector.next_ask()
             text.append("Which keyboard is this?\n\n", "bold")
-            text.append("LEFT player: press ")
-            text.append(describe_ask(pos), "bold")
+            text.append(f"{whose_half(pos)} player: press ")
+            text.append(describe_key(pos), "bold")
             text.append(
-                ",\ncounting from the left, whatever is printed on it.\n"
-                "(The top letter row starts just right of Tab.)\n\n"
+                ".\n" if pos[0] == 0 else ",\ncounting from the left, whatever is printed on it.\n"
             )
+            hint = ask_hint(pos)
+            text.append(f"({hint})\n\n" if hint else "\n")
             if self.note:
                 text.append(self.note + "\n\n", "yellow")
             text.append("Esc", "bold")
@@ -109,7 +111,12 @@ class FirstRunScreen(ModalScreen[None]):
         event.stop()
         pos = self.detector.next_ask()
         if not self.detector.answer(pos, ch):
-            self.note = f"{ch!r} is not there on any keyboard layout known here: try again."
+            elsewhere = where_else(ch, pos, self.detector.candidates)
+            self.note = (
+                f"{ch!r} is another key: {elsewhere}. Press {describe_key(pos)}."
+                if elsewhere
+                else f"{ch!r} is on no keyboard layout known here: try again."
+            )
         else:
             self.note = ""
             if self.detector.done:

@@ -1,26 +1,70 @@
 """Which layout is this keyboard? The first-run check asks for a few physical
 keys, one at a time, and keeps the presets whose key there types what came.
 
-It asks the top-left letter key first, then the sixth key of that row, then
-the tenth key of the middle row (together they tell QWERTY, AZERTY, QWERTZ,
-Dvorak, Colemak and Cyrillic apart), and then, while presets still differ, the
-key that best splits the ones left. Presets whose 40 keys are the same
-(unshifted) count as one answer: the first of them in preset order is taken.
+It asks the top-left letter key first (it alone tells QWERTY, AZERTY,
+Dvorak and Cyrillic apart), and then, while presets still differ, the key
+that best splits the ones left: two or three keys for every preset here.
+Only keys a person finds without counting past a key some keyboards lack
+are asked: the number row by the digit printed on the key (a key such as
+the French "²" stands left of 1), the top letter row (it starts just right
+of Tab) and the middle one (just right of Caps Lock); never the bottom row,
+where ISO keyboards have an extra key between Shift and the first letter.
+Presets whose 40 keys are the same (unshifted) count as one answer: the
+first of them in preset order is taken.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spit_tui.keys.layout import Layout, Position, preset, preset_names
 
-FIRST_ASKS: tuple[Position, ...] = ((1, 0), (1, 5), (2, 9))
+FIRST_ASKS: tuple[Position, ...] = ((1, 0),)
+ASKABLE_ROWS = (1, 2, 0)  # in the order they are preferred; never the bottom row
+_NTH = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+        "ninth", "tenth")  # fmt: skip
+_ROWS = ("number row", "top letter row", "middle letter row", "bottom letter row")
+_STARTS = ("", "Tab", "Caps Lock", "")
+
+
+def describe_key(pos: Position, shifted: bool = False) -> str:
+    """A key as a person finds it: the number row by the digit on the key, a
+    letter row by its place counted from the row's left end."""
+    row, col = pos
+    if row == 0:
+        how = "with Shift" if shifted else "(without Shift)"
+        return f"the key with {(col + 1) % 10} on it {how}"
+    shift = ", with Shift" if shifted else ""
+    return f"the {_NTH[col]} key of the {_ROWS[row]}{shift}"
 
 
 def describe_ask(pos: Position) -> str:
-    row, col = pos
-    rows = ("number row", "top letter row", "middle letter row", "bottom letter row")
-    nth = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-           "ninth", "tenth")  # fmt: skip
-    return f"the {nth[col]} key of the {rows[row]}"
+    return describe_key(pos)
+
+
+def ask_hint(pos: Position) -> str:
+    """Where the asked row starts (only for a row counted from its left end)."""
+    start = _STARTS[pos[0]]
+    return f"The {_ROWS[pos[0]]} starts just right of {start}." if start else ""
+
+
+def whose_half(pos: Position) -> str:
+    """Which player's half of the keyboard the key is in: that player presses it."""
+    return "LEFT" if pos[1] < 5 else "RIGHT"
+
+
+def where_else(ch: str, asked: Position, likely: Sequence[Layout] = ()) -> str | None:
+    """Where `ch` is on the known layouts, when it is not at the asked key: a
+    true word for a wrong key ("on fr it is the key with 5 on it"), from the
+    `likely` layouts first (those the earlier keys left), a key typing it
+    without Shift before one typing it with; None if no known layout has it."""
+    layouts = [*likely, *(preset(n) for n in preset_names())]
+    for level in (0, 1):
+        for layout in layouts:
+            for pos in layout.positions():
+                if pos != asked and layout.key(pos)[level] == ch:
+                    return f"on {layout.name} it is {describe_key(pos, shifted=level == 1)}"
+    return None
 
 
 class Detector:
@@ -50,7 +94,7 @@ class Detector:
         groups = self.distinct()
         best: tuple[int, Position] | None = None
         for pos in groups[0].positions():
-            if pos in self.asked:
+            if pos in self.asked or pos[0] not in ASKABLE_ROWS:
                 continue
             score = len({c.key(pos)[0] for c in groups})
             if score > 1 and (best is None or score > best[0]):
