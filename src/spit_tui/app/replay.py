@@ -261,7 +261,7 @@ def main(argv: list[str]) -> int:
     from spit_tui.engine import NotationError, Refusal, parse_record
     from spit_tui.store import db
     from spit_tui.store.records import read_record
-    from spit_tui.store.stored import escaped
+    from spit_tui.store.stored import escaped, record_text
 
     p = Parser(prog="spit-tui replay", description="Play back a stored game or a record file.")
     p.add_argument("game", metavar="GAME_ID|FILE", help="a game from 'spit-tui history', or a file")
@@ -285,9 +285,7 @@ def main(argv: list[str]) -> int:
                 conn.close()
             if row is None:
                 return fail(f"no game {args.game} in the history ('spit-tui history' lists them)")
-            if type(row[0]) is not str:  # the file is untrusted (see store.stored)
-                return fail(f"game {args.game}'s record in the history is damaged (not text)")
-            record = parse_record(row[0])
+            record = parse_record(record_text(row[0], int(args.game)))
             title = f"game {args.game}: {escaped(row[1], 16)} v {escaped(row[2], 16)}"
         else:
             record = read_record(Path(args.game))

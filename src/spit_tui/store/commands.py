@@ -21,7 +21,7 @@ from spit_tui.command import Parser, UsageError, fail, shown, write_out
 from spit_tui.names import MAX_CELLS
 from spit_tui.store import db
 from spit_tui.store.stats import PlayerStats, all_stats
-from spit_tui.store.stored import escaped, real, skipped_line, text, whole
+from spit_tui.store.stored import escaped, real, record_text, skipped_line, whole
 
 
 def _parser(prog: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
@@ -220,12 +220,7 @@ def game_record(conn: sqlite3.Connection, game_id: int) -> str | None:
     """The stored record of a game; None if there is no such game. HistoryError
     if what is stored is not a record's text (a BLOB, a number)."""
     row = conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
-    if row is None:
-        return None
-    record = text(row[0])
-    if record is None:
-        raise db.HistoryError(f"game {game_id}'s record in the history is damaged (not text)")
-    return record
+    return None if row is None else record_text(row[0], game_id)
 
 
 def export_main(argv: list[str]) -> int:

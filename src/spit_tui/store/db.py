@@ -90,9 +90,16 @@ def _backfill_players(conn: sqlite3.Connection) -> None:
     """Version 2 keeps per-player figures: work them out from the stored records."""
     from spit_tui.engine import NotationError, Refusal, parse_record
     from spit_tui.store.figures import figures
+    from spit_tui.store.records import MAX_RECORD_BYTES
 
-    rows = conn.execute("SELECT id, left_name, right_name, result, record FROM games").fetchall()
+    rows = conn.execute(
+        "SELECT id, left_name, right_name, result,"
+        " CASE WHEN length(record) <= ? THEN record END FROM games",
+        (MAX_RECORD_BYTES,),
+    ).fetchall()
     for game_id, left, right, result, text in rows:
+        if type(text) is not str:
+            continue  # too big to be a game's record, or not text: no figures
         try:
             fig = figures(parse_record(text))
         except (NotationError, Refusal):

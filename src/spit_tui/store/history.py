@@ -24,7 +24,7 @@ from typing import NamedTuple
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
 from spit_tui.store import db
 from spit_tui.store.figures import GameFigures, figures
-from spit_tui.store.records import record_of
+from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
 from spit_tui.table import Decision, Outcome, Table
 
@@ -99,6 +99,7 @@ class HistoryWriter:
         self._next_key = 0
         self._due: set[int] = set()  # tables whose round just ended
         self._figures: dict[int, str] = {}  # snapshot key -> the game-over figures line
+        self._too_big: set[int] = set()  # snapshot keys of games past MAX_RECORD_BYTES
         self._queue: queue.Queue[Snapshot | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._threaded = threaded
@@ -257,6 +258,16 @@ class HistoryWriter:
         conn = self._conn
         if conn is None or self.problem is not None:
             return
+        text = format_record(snap.record)
+        if len(text) > MAX_RECORD_BYTES:  # a game nobody could replay or resume in time
+            if snap.key not in self._too_big:
+                self._too_big.add(snap.key)
+                if self.on_problem is not None:
+                    self.on_problem(
+                        f"a game's record grew past {MAX_RECORD_BYTES:,} characters:"
+                        " it is stored no further"
+                    )
+            return
         fig: GameFigures | None = None
         note = ""
         try:
@@ -266,7 +277,7 @@ class HistoryWriter:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                self._store(conn, snap, fig)
+                self._store(conn, snap, fig, text)
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:  # SQLite rolls back by itself on a full disk
@@ -285,14 +296,15 @@ class HistoryWriter:
         if note and self.on_problem is not None:
             self.on_problem(f"a stored game does not replay ({note})")
 
-    def _store(self, conn: sqlite3.Connection, snap: Snapshot, fig: GameFigures | None) -> None:
+    def _store(
+        self, conn: sqlite3.Connection, snap: Snapshot, fig: GameFigures | None, text: str
+    ) -> None:
         rec = snap.record
         o = rec.options
         final = "" if fig is None else format_position(fig.final)
         winner = None if fig is None else fig.winner
         result = None if winner is None else winner.letter
         n_rounds = 0 if fig is None else len(fig.rounds)
-        text = format_record(rec)
         row = (
             snap.started, snap.names[0], snap.names[1], str(o.variant), o.target,
             int(o.manual_flip), None if rec.seed is None else str(rec.seed), result,

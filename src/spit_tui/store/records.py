@@ -109,7 +109,10 @@ def save_record(record: Record, folder: Path | None = None) -> Path:
     raise OSError(f"no free file name in {folder}")
 
 
-MAX_RECORD_BYTES = 4_000_000  # a long game's record is ~100 kB; anything far bigger is not one
+# A long game's record is about 100 kB; anything far bigger is not one (or is a
+# game nobody should wait for): record files and stored records are refused
+# over this, and the history writer does not store a game whose record outgrew it.
+MAX_RECORD_BYTES = 1_000_000
 
 
 def _read_text(path: Path) -> str:

@@ -30,7 +30,8 @@ from spit_tui.engine import (
     replay_record,
 )
 from spit_tui.store import db
-from spit_tui.store.stored import real, text, whole
+from spit_tui.store.records import MAX_RECORD_BYTES
+from spit_tui.store.stored import real, record_text, text, whole
 
 COMPUTER_TAG = "Computer"
 MAX_NAME = 40  # a stored name longer than this was not written by spit-tui
@@ -90,10 +91,12 @@ def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
     """The newest unfinished game whose record replays to a game still in play
     (a row whose values do not fit is passed over: the file is untrusted)."""
     rows = conn.execute(
-        "SELECT id, started, left_name, right_name, record, play_seconds, clock_seconds"
+        # a record too big to be a game's never reaches Python (NULL: passed over)
+        "SELECT id, started, left_name, right_name,"
+        " CASE WHEN length(record) <= ? THEN record END, play_seconds, clock_seconds"
         " FROM games"
         " WHERE finished = 0 ORDER BY id DESC LIMIT ?",
-        (LOOK_BACK,),
+        (MAX_RECORD_BYTES, LOOK_BACK),
     ).fetchall()
     for row in rows:
         stopped = _stopped(conn, row)
@@ -105,19 +108,19 @@ def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
 def _stopped(conn: sqlite3.Connection, row: tuple[object, ...]) -> Stopped | None:
     """One stored row as a game to resume, or None if it is not one."""
     game_id, started, left, right = whole(row[0]), text(row[1]), text(row[2]), text(row[3])
-    record_text, seconds, clock = text(row[4]), real(row[5]), row[6]
+    seconds, clock = real(row[5]), row[6]
     if (
         game_id is None or started is None or left is None or right is None
-        or record_text is None or seconds is None or seconds < 0
+        or seconds is None or seconds < 0
         or (clock is not None and (real(clock) is None or (real(clock) or 0) < 0))
     ):
         return None
     if not all(n.isprintable() and 0 < len(n) <= MAX_NAME for n in (left, right)):
         return None  # names go back on screen: no escape sequence, no screenful
     try:
-        record = parse_record(record_text)
+        record = parse_record(record_text(row[4], game_id))
         game = replay_record(record)
-    except (NotationError, Refusal):
+    except (NotationError, Refusal, db.HistoryError):
         return None  # a damaged record is kept as it is, and not offered
     if not record.actions or game.position.phase is Phase.OVER:
         return None

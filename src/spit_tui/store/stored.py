@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from spit_tui.command import shown
+from spit_tui.store.db import HistoryError
 
 TEXT_SHOWN = 40  # characters of a stored text shown in a table
 
@@ -57,3 +58,20 @@ def skipped_line(command: str, ids: list[int]) -> str:
         f"spit-tui {command}: {len(ids):,} damaged {what} in the history left out"
         f" (id {listed}): values that do not fit their columns"
     )
+
+
+def record_text(value: object, game_id: int) -> str:
+    """A stored record's text, checked: HistoryError (one line) if it is not text
+    or is bigger than any game's record (it is never parsed, which for a record
+    of 20 MB took 25 s and 500 MB)."""
+    from spit_tui.store.records import MAX_RECORD_BYTES
+
+    record = text(value)
+    if record is None:
+        raise HistoryError(f"game {game_id}'s record in the history is damaged (not text)")
+    if len(record) > MAX_RECORD_BYTES:
+        raise HistoryError(
+            f"game {game_id}'s record in the history is {len(record):,} characters, more than"
+            f" the {MAX_RECORD_BYTES:,} a game's record can have: it is not read"
+        )
+    return record
