@@ -27,18 +27,24 @@ class Link:
         self.clock, self.rng, self.delay, self.jitter = clock, rng, delay, jitter
         self.deliver = deliver
         self.last = 0.0
+        self.lowest = float("inf")  # the quickest this link carried anything
 
     def put(self, item: Any) -> None:
         d = max(0.0, self.delay + self.rng.uniform(-self.jitter, self.jitter))
+        self.lowest = min(self.lowest, d)
         self.last = max(self.clock.now() + d, self.last + 1e-9)
         self.clock.call_at(self.last, lambda: self.deliver(item))
 
 
 class SimSeat:
-    """A seat's far end: answers the host's pings and keeps the views it is sent."""
+    """A seat's far end: answers the host's pings (`pong_delay` late, for a
+    modified client) and keeps the views it is sent. Its `proven_rtt` stands
+    for the host's TCP stack: the quickest the two links carried anything,
+    which no answer held back by the seat's program can raise."""
 
     def __init__(self, lobby: Lobby, room: Room, seat: str, delay: float, jitter: float,
-                 rng: random.Random) -> None:
+                 rng: random.Random, pong_delay: float = 0.0) -> None:
+        self.pong_delay = pong_delay
         clock = room.table.clock
         assert isinstance(clock, VirtualClock)
         self.clock = clock
@@ -58,9 +64,17 @@ class SimSeat:
     def close(self, reason: str) -> None:
         self.closed = reason
 
+    def proven_rtt(self) -> float | None:
+        low = self.down.lowest + self.up.lowest
+        return None if low == float("inf") else low
+
     def _arrive(self, msg: Message) -> None:
         if msg["type"] == "ping":
-            self.say({"type": "pong", "id": msg["id"]})
+            pong = {"type": "pong", "id": msg["id"]}
+            if self.pong_delay:
+                self.clock.call_later(self.pong_delay, lambda: self.say(pong))
+            else:
+                self.say(pong)
         elif msg["type"] == "view":
             self.latest = msg
             self.on_view(msg)
@@ -76,7 +90,8 @@ class SimRoom:
     """A room whose seats are `delays` (seconds, one way) away, with `jitter`."""
 
     def __init__(self, delays: tuple[float, float], jitter: float, *, seed: int = 1,
-                 equalise: tuple[bool, bool] = (True, True)) -> None:
+                 equalise: tuple[bool, bool] = (True, True),
+                 pong_delays: tuple[float, float] = (0.0, 0.0)) -> None:
         def make() -> Table:
             return Table(Game(seed=seed), VirtualClock())
 
@@ -87,7 +102,7 @@ class SimRoom:
         assert isinstance(self.clock, VirtualClock)
         rng = random.Random(seed)
         self.seats = {
-            p: SimSeat(self.lobby, self.room, name, delays[p], jitter, rng)
+            p: SimSeat(self.lobby, self.room, name, delays[p], jitter, rng, pong_delays[p])
             for p, name in zip(Player, ("left", "right"), strict=True)
         }
         self._ping()

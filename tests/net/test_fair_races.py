@@ -2,11 +2,11 @@
 benchmarks/fairness.py between two bot clients, LEFT 5 ms and RIGHT 80 ms from
 the host behind our delay proxy on 127.0.0.1, each message jittered +/-10 ms.
 The full 1,000-race table is the benchmark's; the same on a virtual clock is
-in test_latency.py."""
+in test_latency.py, and so are the reaction races (a rate measured on a
+loaded machine's wall clock flaked there about one run in five)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sys
 from collections.abc import Iterator
@@ -51,18 +51,6 @@ async def test_without_it_the_far_player_loses_close_races(fairness: ModuleType)
     races, _ = await fairness.run_mode(
         "off", plan("press", 12, Player.RIGHT, (0.0, 0.040), 2), 12, False, 2)
     assert sum(r.winner is Player.RIGHT for r in races) <= 1  # pressed first, and lost
-
-
-async def test_reaction_races_need_the_views_held_too(fairness: ModuleType) -> None:
-    # each presses 150 ms after its own screen showed the race; RIGHT reacts 20-40 ms sooner
-    modes = ("actions", "both")
-    runs = await asyncio.gather(*(fairness.run_mode(
-        mode, plan("reaction", 12, Player.RIGHT, (0.020, 0.040), 3), 12, False, 3)
-        for mode in modes))
-    got = {m: sum(r.winner is Player.RIGHT for r in races)
-           for m, (races, _) in zip(modes, runs, strict=True)}
-    assert got["actions"] <= 1  # LEFT saw the card 75 ms sooner, and still wins
-    assert got["both"] >= 10
 
 
 def test_races_behind_tc_netem_where_the_kernel_has_it(fairness: ModuleType) -> None:

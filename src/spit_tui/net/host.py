@@ -16,6 +16,8 @@ import asyncio
 import contextlib
 import random
 import secrets
+import socket
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -41,6 +43,8 @@ LINGER_S = 0.5  # after a refusal, how long what the client still sends is read 
 ABORT_S = 2.0  # then how long a client that reads nothing has to take the goodbye
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
+TCP_INFO_SIZE = 232  # bytes of struct tcp_info asked for (Linux 4.6 and later have this much)
+TCPI_MIN_RTT = 148  # offset of tcpi_min_rtt (microseconds) in struct tcp_info
 UNJOINED_S = 600.0  # a room made by `new_room` that no one has sat at by then is dropped
 
 
@@ -59,6 +63,23 @@ class StreamConn:
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self.writer = writer
         self.closed = False
+
+    def proven_rtt(self) -> float | None:
+        """The lowest round trip the kernel's TCP has measured on this connection
+        (tcp_info's tcpi_min_rtt, Linux): the client's kernel sends the ACKs it
+        is measured by, so a client program that answers pings late cannot
+        raise it. None where the system does not say."""
+        sock = self.writer.get_extra_info("socket")
+        if sock is None or not hasattr(socket, "TCP_INFO"):
+            return None
+        try:
+            info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_SIZE)
+        except OSError:
+            return None
+        if len(info) < TCPI_MIN_RTT + 4:
+            return None
+        (us,) = struct.unpack_from("=I", info, TCPI_MIN_RTT)
+        return None if us in (0, 0xFFFFFFFF) else us / 1e6
 
     def send(self, msg: Message) -> None:
         if self.closed:
@@ -106,7 +127,11 @@ class Host:
         room_rate: float | None = None,
         wait_s: float = WAIT_S,
         history: HistoryWriter | None = None,
+        trust_pongs: bool = False,
     ) -> None:
+        """`trust_pongs`: build holds on pings alone, as if every seat were honest;
+        only for seats behind a relay TCP cannot see (benchmarks/fairness.py's
+        delay proxy), never for a real host (net.latency)."""
         self.bind = bind
         self.port = port
         self.timings = timings or Timings()
@@ -119,6 +144,7 @@ class Host:
         if room_rate is not None:
             self.lobby.room_bucket = type(self.lobby.room_bucket)(room_rate, room_rate * 10)
         self.lobby.equalise = equalise  # (hold actions, hold views): net.latency
+        self.lobby.trust_pongs = trust_pongs
         self.lobby.on_new_room = self._start_room
         self._room_tasks: dict[str, asyncio.Task[None]] = {}
         self._pinger: asyncio.Task[None] | None = None

@@ -13,6 +13,18 @@ order they were made. The same hold can be put on the views sent to the
 nearer seat, so both players see a card land at the same moment (docs:
 protocol.md, "Fair races").
 
+A seat measures itself, though, and a modified client can answer pings late
+on purpose: measured far away, it would have the *other* seat held, and
+win every close race (issue 22: 290 ms late pongs won 100 races of 100). So
+a seat's answers never decide alone what the other seat is held: the
+distance a hold is built on is the smaller of what the pings measure and what
+the transport proves, the lowest round trip the host's own TCP stack has
+seen on that connection (its ACKs come from the client's kernel, which a
+client program does not delay) plus a little slack for jitter. Where nothing
+proves a distance (no TCP_INFO), a claim costs the other seat at most
+UNPROVEN_HOLD_S. A seat whose pings say much more than its transport is
+`unusual`, and both players are told.
+
 Nothing here reads a clock: every time is handed in by the caller (the
 host's event loop, or a virtual clock in tests).
 """
@@ -27,6 +39,9 @@ HOLD_CAP_S = 0.150  # never hold a seat longer than this, however far the other 
 PING_S = 0.5  # how often the host pings each seat (SRTT settles in about 8 pings)
 PING_OUTSTANDING = 16  # pings remembered while waiting for their pong
 RTT_MAX_S = 5.0  # a round trip longer than this is not a sample (a stalled link)
+PROOF_SLACK_S = 0.010  # round trip allowed above the transport's lowest (jitter, the client's loop)
+UNPROVEN_HOLD_S = 0.040  # the most an unproven claim of distance can cost the other seat
+UNUSUAL_S = 0.030  # pings this much slower (round trip) than the transport: worth telling
 
 
 @dataclass(slots=True)
@@ -74,6 +89,20 @@ class Rtt:
     def ms(self) -> int | None:
         """The round trip in whole milliseconds, as a player's ping is shown."""
         return None if self.srtt is None else round(self.srtt * 1000)
+
+
+def distance(claimed_rtt: float, proven_rtt: float | None) -> float:
+    """The one-way delay a hold may be built on: what the pings measured
+    (`claimed_rtt`), never more than the transport proves (`proven_rtt`, its
+    lowest round trip), and with no proof at all, at most UNPROVEN_HOLD_S."""
+    if proven_rtt is None:
+        return min(claimed_rtt / 2, UNPROVEN_HOLD_S)
+    return min(claimed_rtt, proven_rtt + PROOF_SLACK_S) / 2
+
+
+def unusual(claimed_rtt: float, proven_rtt: float | None) -> bool:
+    """Whether a seat's pings claim much more distance than its transport shows."""
+    return proven_rtt is not None and claimed_rtt - proven_rtt > UNUSUAL_S
 
 
 def holds(one_ways: tuple[float, float], cap: float = HOLD_CAP_S) -> tuple[float, float]:

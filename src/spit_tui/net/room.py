@@ -27,14 +27,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Player
 from spit_tui.players.keymap import Intent, Row
 from spit_tui.table import Decision, Table
 
-from .latency import Rtt, holds
+from .latency import Rtt, distance, holds, unusual
 from .protocol import VERSION, Message, ProtocolError, check_client_message
 from .seatview import SEAT_NAMES, seat_view
 
@@ -71,6 +71,15 @@ class Conn(Protocol):
     def close(self, reason: str) -> None: ...
 
 
+@runtime_checkable
+class Proves(Protocol):
+    """A connection that can say how near its far end is, from evidence the far
+    end's program cannot bend (the transport's own round trips): seconds, or
+    None while it knows nothing yet. A Conn without it proves nothing."""
+
+    def proven_rtt(self) -> float | None: ...
+
+
 class Bucket:
     """A token bucket: `take(now)` is False when the sender is over the rate."""
 
@@ -101,6 +110,8 @@ class Seat:
     action_due: float = 0.0  # when the last held action reaches the table: so do actions
     heard: int = 0  # keys of this connection the table has decided (the view's "heard")
     alive_at: float = -math.inf  # when its connection last proved alive (hello, a pong)
+    proven: float | None = None  # the round trip its transport proves (net.latency.distance)
+    told_unusual: bool = False  # both players were told this seat's pings are unusual
 
 
 @dataclass
@@ -113,6 +124,7 @@ class Room:
     poke: Callable[[], None] = lambda: None  # the host's loop: a new timer may be due sooner
     hold_actions: bool = True  # latency equalisation of key presses (net.latency)
     hold_views: bool = True  # and of the views sent to the nearer seat
+    trust_pongs: bool = False  # believe pings alone (a relay TCP cannot see: benchmarks only)
     expires: bool = False  # made by `new_room`: dropped if no one takes a seat in time
     on_seats: Callable[[], None] = lambda: None  # the host: a seat came or went
 
@@ -172,6 +184,8 @@ class Room:
         seat.conn = conn
         seat.sent = None
         seat.rtt = Rtt()  # a new connection may come from somewhere else
+        seat.proven = None
+        seat.told_unusual = False
         seat.heard = 0
         seat.shown_ms = None
         self.table.clock.update()
@@ -197,15 +211,22 @@ class Room:
 
     # -- latency equalisation (net.latency) --------------------------------------------
 
+    def one_way(self, p: Player) -> float | None:
+        """The one-way delay the holds take for seat `p` (net.latency.distance);
+        None until it is measured."""
+        seat = self.seats[p]
+        if seat.conn is None or seat.rtt.srtt is None:
+            return None
+        if self.trust_pongs:
+            return seat.rtt.one_way
+        return distance(seat.rtt.srtt, seat.proven)
+
     def holds(self) -> tuple[float, float]:
         """How long each seat is held now: nothing until both seats have been measured."""
-        one_ways = []
-        for p in Player:
-            seat = self.seats[p]
-            if seat.conn is None or seat.rtt.srtt is None:
-                return (0.0, 0.0)
-            one_ways.append(seat.rtt.one_way)
-        return holds((one_ways[0], one_ways[1]))
+        left, right = self.one_way(Player.LEFT), self.one_way(Player.RIGHT)
+        if left is None or right is None:
+            return (0.0, 0.0)
+        return holds((left, right))
 
     def ping(self, now: float) -> None:
         """Ping every connected seat (the host does this every latency.PING_S)."""
@@ -219,12 +240,29 @@ class Room:
         if not seat.rtt.pong(n, now):
             return
         seat.alive_at = now
-        ms = seat.rtt.ms()
+        if isinstance(seat.conn, Proves):
+            seat.proven = seat.conn.proven_rtt()
+        if seat.rtt.srtt is not None and unusual(seat.rtt.srtt, seat.proven):
+            self._tell_unusual(p)
+        one_way = self.one_way(p)
+        ms = None if one_way is None else round(2000 * one_way)  # the distance held on
         if ms is not None and (seat.shown_ms is None or abs(ms - seat.shown_ms) >= PING_SHOW_MS):
             seat.shown_ms = ms
             self.table.clock.update()
             self.flush()
             self.poke()
+
+    def _tell_unusual(self, p: Player) -> None:
+        """Tell both players, once a connection, that seat `p` answers pings far
+        later than its line carries them (a modified client, or a slow one)."""
+        seat = self.seats[p]
+        if seat.told_unusual or seat.rtt.srtt is None or seat.proven is None:
+            return
+        seat.told_unusual = True
+        late = round(1000 * (seat.rtt.srtt - seat.proven))
+        line = f"{self.table.names[p]} answers pings {late} ms late"
+        for q in Player:
+            self.table.say(q, line)
 
     def submit(self, p: Player, row: Row, slot: int) -> None:
         """A remote key press: the same path as a local one, after the seat's hold.
@@ -301,6 +339,7 @@ class Lobby:
         self.max_rooms = max_rooms
         self.room_bucket = Bucket(room_rate, room_burst)
         self.equalise = (True, True)  # each new room's (hold_actions, hold_views)
+        self.trust_pongs = False  # each new room's Room.trust_pongs
 
     def new_room(self, expires: bool = False) -> Room:
         code = new_code()
@@ -308,6 +347,7 @@ class Lobby:
             code = new_code()
         room = Room(code, self.make_table(), expires=expires)
         room.hold_actions, room.hold_views = self.equalise
+        room.trust_pongs = self.trust_pongs
         self.rooms[code] = room
         self.on_new_room(room)
         return room

@@ -208,6 +208,10 @@ class LocalSeat:
             # Unanswered, neither seat would ever be held.
             self.room.pong(self.seat, msg["id"], asyncio.get_running_loop().time())
 
+    def proven_rtt(self) -> float:
+        """No wire between this seat and the host: it is 0 s away, proven."""
+        return 0.0
+
     def close(self, reason: str) -> None:
         if not self.closed:
             self.closed = True
