@@ -13,6 +13,7 @@ the table from the record up to that action: replaying is cheap.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import ClassVar
 
@@ -257,9 +258,10 @@ class ReplayApp(App[None]):
 
 def main(argv: list[str]) -> int:
     """`spit-tui replay GAME_ID|FILE [--db FILE] [--paused]`."""
-    from spit_tui.command import Parser, UsageError, fail
+    from spit_tui.command import Parser, UsageError, fail, shown
     from spit_tui.engine import NotationError, Refusal, parse_record
     from spit_tui.store import db
+    from spit_tui.store.commands import game_id
     from spit_tui.store.records import read_record
     from spit_tui.store.stored import escaped, record_text
 
@@ -274,18 +276,21 @@ def main(argv: list[str]) -> int:
     except SystemExit as e:
         return int(e.code or 0)
     try:
-        if args.game.isdigit() and not Path(args.game).exists():
+        number = game_id(args.game)
+        if args.game.isascii() and args.game.isdigit() and not Path(args.game).exists():
+            if number is None:  # 0, or more than any game id can be
+                return fail(f"no game {shown(args.game)} in the history")
             conn = db.connect_read(Path(args.db) if args.db else db.default_path())
             try:
                 row = conn.execute(
                     "SELECT record, left_name, right_name FROM games WHERE id = ?",
-                    (int(args.game),),
+                    (number,),
                 ).fetchone()
             finally:
                 conn.close()
             if row is None:
                 return fail(f"no game {args.game} in the history ('spit-tui history' lists them)")
-            record = parse_record(record_text(row[0], int(args.game)))
+            record = parse_record(record_text(row[0], number))
             title = f"game {args.game}: {escaped(row[1], 16)} v {escaped(row[2], 16)}"
         else:
             record = read_record(Path(args.game))
@@ -303,7 +308,8 @@ def main(argv: list[str]) -> int:
     from spit_tui.terminal import terminal_problem
 
     problem = terminal_problem()
-    if problem is not None:
-        return fail(problem)
+    if problem is not None:  # as the game says it: one line, exit status 1
+        print(f"spit-tui: {problem}", file=sys.stderr)
+        return 1
     app.run()
     return 0

@@ -17,10 +17,11 @@ import math
 import signal
 import sys
 
-from spit_tui.command import PROG, Parser, UsageError, fail, port_number
+from spit_tui.command import PROG, Parser, UsageError, fail, port_number, shown
 from spit_tui.engine import Player
 
 from .host import DEFAULT_PORT, WAIT_S, Host
+from .joincmd import valid_host
 from .room import Room
 
 NAME = f"{PROG} host"
@@ -117,8 +118,9 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
     )
     try:
         await host.start()
-    except OSError as e:
-        print(f"{NAME}: cannot listen on {bind}:{port}: {e.strerror or e}", file=sys.stderr)
+    except (OSError, UnicodeError) as e:  # UnicodeError: a name the resolver cannot encode
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        print(f"{NAME}: cannot listen on {bind}:{port}: {why}", file=sys.stderr)
         if history is not None:
             history.close()
         return 1
@@ -168,6 +170,8 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         port, wait_s = port_number(args.port), _wait(args.wait)
+        if not valid_host(args.bind):
+            raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
     except UsageError as e:
         return fail(str(e), NAME)
     except SystemExit as e:  # --help

@@ -22,6 +22,12 @@ from .seat import NetSeat, Tokens
 NAME = f"{PROG} join"
 
 
+def valid_host(host: str) -> bool:
+    """A host name or address as the resolver could take it (at most 253 ASCII
+    letters, digits and . - _ :), for `join` and for `host --bind`."""
+    return 0 < len(host) <= 253 and all(c.isascii() and (c.isalnum() or c in ".-_:") for c in host)
+
+
 def parse_address(text: str) -> tuple[str, int]:
     """HOST, HOST:PORT, [V6]:PORT or a bare IPv6 address; UsageError if not."""
     host, port = text, str(DEFAULT_PORT)
@@ -32,8 +38,7 @@ def parse_address(text: str) -> tuple[str, int]:
         host, port = inside, rest[1:] or port
     elif text.count(":") == 1:
         host, port = text.split(":")
-    ok_host = 0 < len(host) <= 253 and all(c.isalnum() or c in ".-_:" for c in host)
-    if not ok_host:
+    if not valid_host(host):
         raise UsageError(f"not a host name or address: {shown(text)}")
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise UsageError(f"not a port number (1-65535): {shown(port)}")

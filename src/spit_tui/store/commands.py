@@ -203,14 +203,29 @@ def _history_cells(row: tuple[object, ...]) -> list[str] | None:
     ]
 
 
+MAX_ID = 2**63 - 1  # SQLite's largest integer: no game id or limit is bigger
+
+
 def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {shown(text)!r}") from None
+    """A whole number from 1 to MAX_ID written in ASCII digits (int() would take
+    '١٢' and 10**30 alike; SQLite cannot take the second)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a number: {shown(text)!r}")
+    if len(digits) > 19 or int(digits) > MAX_ID:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_ID:,}, not {shown(digits)}")
+    n = int(digits)
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
     return n
+
+
+def game_id(text: str) -> int | None:
+    """`text` as a game id if it is one (ASCII digits, 1 to MAX_ID), else None."""
+    try:
+        return _count(text)
+    except argparse.ArgumentTypeError:
+        return None
 
 
 # -- export -------------------------------------------------------------------------
