@@ -170,7 +170,9 @@ def reach(model: str, band: set[int], games: int, seed: int, start: int) -> dict
     """How fast --level auto finds the model: over `games` first games from
     `start`, the share whose rung after REACH_ROUNDS rounds is one where the
     model wins 40-60% of games (`band`), within one rung of it, and the share
-    that stood on such a rung at some point in those rounds."""
+    that moved onto such a rung in those rounds. (Moves of one rung change
+    the rung's parity every round, so "in the band after exactly three
+    rounds" undercounts a staircase that hovers on either side of it.)"""
     at = near = seen = 0
     for i in range(games):
         _, rungs = run_auto(HUMANS[model], games=1, seed=seed + i, options=Options(), start=start)
@@ -178,7 +180,7 @@ def reach(model: str, band: set[int], games: int, seed: int, start: int) -> dict
         last = first[-1]
         at += last in band
         near += min(abs(last - b) for b in band) <= 1
-        seen += any(r in band for r in first)
+        seen += any(r in band for r in first[1:])
     return {
         "model": HUMANS[model].name,
         "start": start,
@@ -313,7 +315,7 @@ def render(res: dict[str, Any]) -> None:
         print(
             f"  {r['model']:17} from {r['start']:>2}: in the 40-60% band {r['band']} "
             f"{_pct(r['in_band_after'])}, within one rung {_pct(r['within_one_after'])}, "
-            f"stood in it by then {_pct(r['stood_in_band'])} ({r['games']} games)"
+            f"moved onto it by then {_pct(r['stood_in_band'])} ({r['games']} games)"
         )
     s = res["strategy"]
     lo, hi = s["ci95"]

@@ -3,13 +3,11 @@
 It starts on the rung that suits the person (players/ladder.start_rung: from
 their stored card times, placed as the human models are placed; with none, a
 first game starts where the new-player model lands). While it is still
-finding the person (their first game), a lopsided round that started even
-(one side gains `FAR` cards or more on the other) says the gap is large: it
-then moves `LEAP` rungs that way (at most half the distance to the end of the
-ladder), and half of its last move after that. A round that starts uneven
-says little (the cards carried in from a lopsided round decide the next one
-too, whatever the rung), so it moves one rung. The first close round, or a
-turn back, ends the search: from then on it moves one rung at
+finding the person (their first game), a lopsided round (one side gains
+`FAR` cards or more on the other from where the round started) says the gap
+is large: it then moves `LEAP` rungs that way (at most half the distance to
+the end of the ladder), and half of its last move after that. The first
+close round, or a turn back, ends the search: from then on it moves one rung at
 most after every round, like a staircase: up a rung when the person came out
 of the round ahead (gained cards on the computer from where the round
 started, so cards carried in from a lopsided round do not count twice; or
@@ -76,7 +74,7 @@ class AutoLevel:
 
     SWAY = 1
     FAR = 12  # a round won by this many cards (or points) or more is lopsided
-    LEAP = 4  # the longest move, the first of a search (then half of the last)
+    LEAP = 5  # the longest move, the first of a search (then half of the last)
 
     def __init__(self, bot: Bot, rung: int) -> None:
         self.bot = bot
@@ -123,12 +121,11 @@ class AutoLevel:
         gained, self._gap = gap - self._gap, gap
         return gained
 
-    def _leap(self, ahead: int, even_start: bool) -> int:
-        """The move while searching: half the distance to the ladder's end that
-        way, then half the last move; 0 when the search is over, when the round
-        was close, or when it started uneven (cards carried in from a lopsided
-        round decide the next one too, whatever the rung)."""
-        if not self.searching or not even_start or abs(self.margin_seen) < self.FAR:
+    def _leap(self, ahead: int) -> int:
+        """The move while searching: LEAP rungs that way (at most half the
+        distance to the ladder's end), then half the last move; 0 when the
+        search is over or the round was close."""
+        if not self.searching or abs(self.margin_seen) < self.FAR:
             return 0
         if self.leap and (self.leap > 0) != (ahead > 0):
             return 0  # turned back: close enough for one rung at a time
@@ -142,19 +139,18 @@ class AutoLevel:
         end = event.round_over
         if end is None or event.position.phase is Phase.SLAP:
             return
-        even_start = abs(self._gap) < self.FAR
         self.margin_seen = self.margin(end)
         if event.winner is not None:
             ahead = 1 if event.winner is self.bot.player.other else -1
         else:
             ahead = (self.margin_seen > 0) - (self.margin_seen < 0)
-        leap = self._leap(ahead, even_start) if ahead else 0
+        leap = self._leap(ahead) if ahead else 0
         if leap:
             self.leap = leap
             self.base = self.rung + leap
         elif self.leap and ahead and (self.leap > 0) != (ahead > 0):
             self.searching = False  # turned back: one rung at a time from here
-        elif even_start and ahead and abs(self.margin_seen) < self.FAR:
+        elif ahead and abs(self.margin_seen) < self.FAR:
             self.searching = False  # a close round: near enough
         if event.winner is not None:
             self._gap = 0  # the next game starts 26 cards each
