@@ -38,6 +38,10 @@ async def _help_computer(pilot: Pilot[Any]) -> None:
     await pilot.press("f1", "left")  # the last page: what each computer level is like
 
 
+async def _help_winning(pilot: Pilot[Any]) -> None:
+    await pilot.press("f1", "left", "left")  # the page that explains the bar and its trend
+
+
 async def _summary(pilot: Pilot[Any]) -> None:
     await advance(pilot, 0.31)
     await press(pilot, "q")  # left slaps pile a
@@ -103,6 +107,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "help": (lambda: make_app(seed=1, spat=True), _help),
     "help_keys": (lambda: make_app(seed=1, spat=True), _help_keys),
     "help_computer": (lambda: make_app(seed=1, spat=True), _help_computer),
+    "help_winning": (lambda: make_app(seed=1, spat=True), _help_winning),
     "slap": (lambda: make_app(SLAP), _nothing),
     "summary": (lambda: make_app(SLAP), _summary),
     "opening_offer": (lambda: make_app(seed=1), _offer),

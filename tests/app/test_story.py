@@ -7,6 +7,7 @@ import pytest
 from appkit import advance, make_app, press
 
 from spit_tui.app.board import BoardView
+from spit_tui.app.storylines import TREND_W
 from spit_tui.app.views import PLAYER_STYLES
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import (
@@ -105,7 +106,8 @@ async def test_the_bar_starts_at_26_26_and_tracks_the_cards() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         bar = board_lines(app)[0]
         assert "LEFT 26 " in bar and " 26 RIGHT" in bar
-        assert bar.count("█") == 52  # one cell a card
+        # every card has its place, in the room the names and the trend's field leave
+        assert bar.count("█") == 80 - len("LEFT 26 ") - len(" 26 RIGHT") - TREND_W
         await advance(pilot, 0.5)
         await press(pilot, "qp")
         await advance(pilot, 1.0)  # the spit: a card each on the piles
@@ -116,12 +118,28 @@ async def test_the_bar_starts_at_26_26_and_tracks_the_cards() -> None:
 async def test_round_summary_counts_cards_played_and_the_trend_shows() -> None:
     app = make_app(SLAP)
     async with app.run_test(size=(80, 24)) as pilot:
+        story = app.table.story  # as if the round had started 26:26, dealt from the seed
+        story.held.insert(0, (26, 26))
+        story.scores.insert(0, (0, 0))
         await advance(pilot, 0.31)
         await press(pilot, "q")  # LEFT slaps pile a (3 cards), RIGHT gets pile b (7)
         text = app.game_screen.query_one("#banner").render().plain  # type: ignore[union-attr]
         assert "Cards played: LEFT 0, RIGHT 0" in text
         bar = board_lines(app)[0]
         assert "LEFT 22 " in bar and " 30 RIGHT" in bar
+        assert bar.rstrip().endswith("last rounds: ◂+4")  # LEFT shed 4 more cards
+
+
+def test_the_trend_has_a_fixed_width_and_words() -> None:
+    from spit_tui.app.storylines import TREND_SHOWN, trend_text
+
+    L, R = Player.LEFT, Player.RIGHT
+    assert trend_text(()).plain == " " * (TREND_W - 1)  # room kept before any round ends
+    two = trend_text(((L, 20), (R, 25)))
+    assert two.plain.rstrip() == "last rounds: ◂+20 ▸+25" and two.cell_len == TREND_W - 1
+    three = trend_text(((R, 3), (L, 26), (R, 26)))
+    assert three.cell_len == TREND_W - 1 and TREND_SHOWN == 2
+    assert three.plain.rstrip() == "last rounds: ◂+26 ▸+26"  # the newest rounds
 
 
 async def test_points_bar_shows_scores_against_the_target() -> None:

@@ -18,7 +18,11 @@ from spit_tui.scene import Scene
 from spit_tui.story import FEED_LEN, TREND_LEN, FeedEntry
 
 FEED_W = 20  # the feed sits between the stockpiles, under the piles
-TREND_W = 2 + 3 * TREND_LEN  # room kept for the trend (" ◂3 ◂12 ▸4") at the bar's end
+TREND_WORDS = "last rounds:"
+TREND_SHOWN = min(2, TREND_LEN)  # rounds the bar shows (a card a cell needs the room)
+# room kept for the trend (" last rounds: ◂+3 ▸+12") at the bar's end, used or not,
+# so the bar stays where it is as rounds are added
+TREND_W = 1 + len(TREND_WORDS) + 5 * TREND_SHOWN
 DECK = 52
 
 
@@ -76,12 +80,27 @@ def bar_line(scene: Scene, base: Style, width: int, marks: bool = False) -> Line
     """The tug-of-war across the top of the board. Standard game: each player's
     cards from their own end (26:26 at the start; the winner's reaches 0), the
     cards on the piles between them, then which way the last rounds pulled
-    (◂3: LEFT got 3 cards nearer). Points game: each score against the target."""
+    ("last rounds: ◂+3": LEFT shed 3 cards more than RIGHT in that round; in
+    the points game, won it by 3 points), in a field of fixed width. Points
+    game: each score against the target."""
     opts = scene.options
     left, right = scene.sides
     held = (left.stock + left.spit, right.stock + right.spit)
     target = opts.target if opts.variant is Variant.POINTS else 0
     return _bar_line(held, scene.scores, target, scene.trend, scene.names, marks, base, width)
+
+
+def trend_text(trend: tuple[tuple[Player, int], ...]) -> Text:
+    """The trend in a field of TREND_W - 1 cells: "last rounds: ◂+20 ▸+25"
+    (the newest last), each gain in its player's colour; blank before the
+    first round ends."""
+    out = Text()
+    if trend:
+        out.append(TREND_WORDS, DIM)
+        for p, n in trend[-TREND_SHOWN:]:
+            out.append(f" {MARKS[p]}+{n}", PLAYER_STYLES[p])
+    out.pad_right(TREND_W - 1 - out.cell_len)
+    return out
 
 
 @lru_cache(maxsize=256)
@@ -102,11 +121,7 @@ def _bar_line(
     else:
         left = Text.assemble((names[0], lstyle), f" {held[0]:>2} ")
         right = Text.assemble(f" {held[1]:<2} ", (names[1], rstyle))
-    tail = Text()
-    for p, n in trend:
-        tail.append(f" {MARKS[p]}{n}", PLAYER_STYLES[p])
-    if tail:
-        tail = Text.assemble(" ", tail)
+    tail = trend_text(trend)
     # one cell a card where the names leave room for it
     width = min(DECK, board_w - left.cell_len - right.cell_len - TREND_W)
     rfill = "▒" if marks else "█"
@@ -123,8 +138,8 @@ def _bar_line(
         rf = min(width - lf, round(held[1] * width / DECK))
         mid = "·" * (width - lf - rf)
         bar = Text.assemble(("█" * lf, lstyle), (mid, DIM), (rfill * rf, rstyle))
-    line = Text.assemble(left, bar, right, tail)
+    line = Text.assemble(left, bar, right, " ", tail)
     line.truncate(board_w)
-    pad = (board_w - left.cell_len - bar.cell_len - right.cell_len) // 2 - tail.cell_len // 2
-    line = Text.assemble(" " * max(0, min(pad, board_w - line.cell_len)), line)
+    pad = (board_w - line.cell_len) // 2
+    line = Text.assemble(" " * max(0, pad), line)
     return styled([to_line(line, board_w)], base)[0]

@@ -158,9 +158,9 @@ PAGES: tuple[Page, ...] = (
     Page(
         "Winning  (R19, R20, D10)",
         "Standard game: get rid of all your cards, by clearing your stockpiles in a\n"
-        "one-pile round with no spit cards left. Points game: each round is a fresh\n"
-        "deal, each card you still hold at its end is a point; at the target (100) the\n"
-        "lowest score wins. A short game, about 5 minutes: --variant points --target 40",
+        "one-pile round with no spit card left. The bar counts each player's cards;\n"
+        "\"last rounds: ◂+4 ▸+2\": LEFT shed 4 more cards than RIGHT, then RIGHT 2 more.\n"
+        "Points (--variant points): a held card scores 1, lowest at 100 wins (--target)",
         "play 4 one:R - :7h/:6c/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
         "LEFT: [Q] then [W]: play your last two cards and win the game.",
     ),
