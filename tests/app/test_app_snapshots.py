@@ -14,6 +14,10 @@ from spit_tui.app import SpitApp
 from spit_tui.engine import Options, Variant
 
 SLAP = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
+OUT = (  # LEFT holds no card at all, and the two-pile round still ends in a slap
+    "slap 1 two - -/-/-/-/- - 2s3s4s5s6s7s8s9sTs9d/JsQsKsAs3h4h5h6h7h8h9hThJhQhKhAh2d3d4d5d9c"
+    " :2h/-/-/-/- 6d7d8dTdJdQdKdAd2c3c4c5c6c7c8cTcJcQcKcAc 0,0"
+)
 OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 
@@ -109,6 +113,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "help_computer": (lambda: make_app(seed=1, spat=True), _help_computer),
     "help_winning": (lambda: make_app(seed=1, spat=True), _help_winning),
     "slap": (lambda: make_app(SLAP), _nothing),
+    "slap_out": (lambda: make_app(OUT), _nothing),
     "summary": (lambda: make_app(SLAP), _summary),
     "opening_offer": (lambda: make_app(seed=1), _offer),
     "resumed": (lambda: make_app(seed=1, spat=True), _resumed),

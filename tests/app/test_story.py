@@ -124,7 +124,7 @@ async def test_round_summary_counts_cards_played_and_the_trend_shows() -> None:
         await advance(pilot, 0.31)
         await press(pilot, "q")  # LEFT slaps pile a (3 cards), RIGHT gets pile b (7)
         text = app.game_screen.query_one("#banner").render().plain  # type: ignore[union-attr]
-        assert "Cards played: LEFT 0, RIGHT 0" in text
+        assert "Cards played this game: LEFT 0, RIGHT 0" in text
         bar = board_lines(app)[0]
         assert "LEFT 22 " in bar and " 30 RIGHT" in bar
         assert bar.rstrip().endswith("last rounds: ◂+4")  # LEFT shed 4 more cards
@@ -168,3 +168,20 @@ def test_slap_goes_in_the_feed() -> None:
     assert table.story.feed[0].kind == "slap"
 
 
+
+
+async def test_a_player_out_of_cards_in_a_two_pile_round_is_told_why_the_game_goes_on() -> None:
+    out = (  # LEFT has cleared the stockpiles and has no spit card: 0 cards, all 52 here
+        "slap 1 two - -/-/-/-/- - 2s3s4s5s6s7s8s9sTs9d/JsQsKsAs3h4h5h6h7h8h9hThJhQhKhAh2d3d4d5d9c"
+        " :2h/-/-/-/- 6d7d8dTdJdQdKdAd2c3c4c5c6c7c8cTcJcQcKcAc 0,0"
+    )
+    app = make_app(out)
+    async with app.run_test(size=(80, 24)):
+        text = app.game_screen.query_one("#banner").render().plain  # type: ignore[union-attr]
+        assert "LEFT has no cards, but the game goes on: going out wins in a one-pile round" in text
+        assert "Both take a pile in a two-pile round" in text
+        assert all(len(line.strip()) <= 76 for line in text.splitlines())
+    app = make_app(SLAP)  # both still hold cards: the usual slap banner
+    async with app.run_test(size=(80, 24)):
+        text = app.game_screen.query_one("#banner").render().plain  # type: ignore[union-attr]
+        assert "no cards" not in text and "two-pile round" not in text

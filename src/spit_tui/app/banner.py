@@ -40,10 +40,22 @@ def _pile(i: int) -> str:
 
 
 def played_line(scene: Scene) -> Text:
-    """How many cards each player has put on the piles since the game began."""
+    """How many cards each player has put on the piles since the game began
+    (the line says so: a round's summary is not where a reader expects it)."""
     left, right = (player_name(p, scene) for p in PLAYERS)
     n = scene.played
-    return Text(f"Cards played: {left} {n[0]}, {right} {n[1]}", WAIT)
+    return Text(f"Cards played this game: {left} {n[0]}, {right} {n[1]}", WAIT)
+
+
+def out_but_on(scene: Scene) -> Text | None:
+    """Why the game goes on when a player with no cards at all is slapping: in
+    a two-pile round both take a pile (R15); only going out in a one-pile
+    round wins (R19). None when nobody is out of cards."""
+    out = [p for p in PLAYERS if not scene.sides[p].stock and not scene.sides[p].spit]
+    if scene.phase is not Phase.SLAP or not out:
+        return None
+    has = says(out[0], scene, "have no cards", "has no cards")
+    return Text(f"{has}, but the game goes on: going out wins in a one-pile round.")
 
 
 def summary_lines(end: RoundEnd, scene: Scene) -> list[Text]:
@@ -117,10 +129,15 @@ def banner(
         sizes = "   ·   ".join(
             f"pile {_pile(i)}: {n} cards ({rows[i]})" for i, n in enumerate(scene.pile_sizes[:2])
         )
+        out = out_but_on(scene)
+        other = "The other player takes the other pile."
+        if out is not None:
+            other = "Both take a pile in a two-pile round: the other player, the other one."
         return "slap", [
             Text("SLAP!  Slap the smaller pile: the first slap takes it.", BIG),
             Text(sizes),
-            Text("The other player takes the other pile.", WAIT),
+            Text(other, WAIT),
+            *([out] if out is not None else []),
         ]
     if scene.phase is Phase.SPIT:
         who = scene.spitters()  # the ones still to say it, and the ones who have
@@ -138,7 +155,8 @@ def banner(
                 if len(lines) == 3:  # after a summary: the note shares the last line
                     note = f" · single pile: {short} no spit cards"
                     if lines[2].cell_len + len(note) > LINE_W:
-                        lines[2] = Text(lines[2].plain.removeprefix("Cards "), WAIT)
+                        played = lines[2].plain.removeprefix("Cards ")
+                        lines[2] = Text(played.replace(" this game", ""), WAIT)
                     lines[2].append(note)
                 else:
                     lines.append(Text(f"Single pile: {short} no spit cards; both rows play on it."))
