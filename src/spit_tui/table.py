@@ -164,6 +164,7 @@ class Table:
         self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game.position, clock.now())
         self._views = ViewCache()
+        self._message_timers: dict[Player, Handle] = {}  # each player's message's expiry
 
     # -- what the views and the bots read ---------------------------------------------
 
@@ -348,8 +349,16 @@ class Table:
         self._notify()
 
     def _put_message(self, player: Player, text: str, kind: Outcome) -> None:
-        self.shown.messages[player] = Message(text, kind, self.clock.now() + MESSAGE_S)
-        self.clock.call_later(MESSAGE_S, self._notify)  # repaint when it runs out
+        due = self.clock.now() + MESSAGE_S
+        self.shown.messages[player] = Message(text, kind, due)
+        # Repaint when it runs out; a message replacing a message replaces its
+        # timer (refused keys on a paused table piled up a timer each, forever).
+        old = self._message_timers.get(player)
+        if old is not None:
+            if old.when == due and not old.cancelled:
+                return  # the clock has not moved: the timer already set is the one
+            old.cancel()
+        self._message_timers[player] = self.clock.call_at(due, self._notify)
 
     def pause(self, reason: str, on: bool) -> None:
         """Pause the game for `reason` (help, dialog, small window, suspended), or

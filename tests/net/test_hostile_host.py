@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import socket
 import time
+import weakref
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +19,8 @@ from test_host import FAST
 from spit_tui.engine import Player
 from spit_tui.net import host as host_module
 from spit_tui.net.host import Host
-from spit_tui.net.protocol import encode, hello
+from spit_tui.net.protocol import encode, hello, intent
+from spit_tui.store.history import HistoryWriter
 
 LIVE_S = 1.6  # net.room: a seat silent this long may be taken over by its token
 
@@ -168,3 +172,43 @@ async def _until(reader: asyncio.StreamReader, kind: str) -> dict[str, object]:
             msg: dict[str, object] = json.loads(await reader.readexactly(n))
             if msg["type"] == kind:
                 return msg
+
+
+async def test_refused_keys_on_a_paused_room_leave_no_pile_of_timers(host: Host) -> None:
+    """Each refused key set a 1.6 s message expiry on the room's clock, which
+    stands still while a seat is away: 70 keys, 70 timers, never freed."""
+    room = host.new_room()
+    r, w = await asyncio.open_connection("127.0.0.1", host.port)
+    w.write(encode(hello(room.code, "left")))
+    await _until(r, "welcome")
+    assert room.table.paused  # RIGHT never came
+    before = room.table.clock.pending
+    for i in range(70):  # most of the connection's burst
+        w.write(encode(intent(("a", "b")[i % 2], i % 5)))
+    async with asyncio.timeout(5):
+        while room.seats[Player.LEFT].heard < 70:
+            await asyncio.sleep(0.01)
+    clock = room.table.clock
+    assert clock.pending <= before + 2  # one message timer a player at most
+    assert len(clock._heap) <= before + 4  # nor cancelled ones kept in the heap
+    w.close()
+
+
+async def test_rooms_that_end_leave_no_table_behind_in_the_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With history on (the default), HistoryWriter held every room's table
+    for good: 5,000 expired rooms kept 5,000 tables (+70 MB)."""
+    monkeypatch.setattr(host_module, "UNJOINED_S", 0.2)
+    async with running(history=HistoryWriter(tmp_path / "h.db")) as h:
+        tables = []
+        for _ in range(30):
+            room = h.lobby.request_room(asyncio.get_running_loop().time())
+            assert not isinstance(room, str)
+            tables.append(weakref.ref(room.table))
+            del room
+        await asyncio.sleep(0.6)
+        assert not h.lobby.rooms
+        gc.collect()
+        alive = sum(t() is not None for t in tables)
+        assert alive == 0, f"{alive} of 30 tables still alive after their rooms expired"

@@ -184,11 +184,15 @@ class Host:
         k = 0
         while True:
             await asyncio.sleep(PING_S / PING_SLICES)
-            now = loop.time()
             k = (k + 1) % PING_SLICES
-            for i, room in enumerate(list(self.lobby.rooms.values())):
-                if i % PING_SLICES == k:
-                    room.ping(now)
+            self._ping_slice(k, loop.time())
+
+    def _ping_slice(self, k: int, now: float) -> None:
+        """Ping slice `k` of the rooms (its own frame: a room ended since is not
+        kept alive by this loop's last variable)."""
+        for i, room in enumerate(list(self.lobby.rooms.values())):
+            if i % PING_SLICES == k:
+                room.ping(now)
 
     def new_room(self) -> Room:
         return self.lobby.new_room()
@@ -249,6 +253,8 @@ class Host:
         """Forget a room; its task, if it still has one."""
         if self.lobby.rooms.get(room.code) is room:
             del self.lobby.rooms[room.code]
+        if self.history is not None:
+            self.history.detach(room.table)
         return self._room_tasks.pop(room.code, None)
 
     async def _run_room(self, room: Room, wake: asyncio.Event) -> None:

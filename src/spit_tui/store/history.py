@@ -127,6 +127,15 @@ class HistoryWriter:
         table.decision_listeners.append(lambda d: self._on_decision(table, d))
         table.listeners.append(lambda: self._on_change(table))
 
+    def detach(self, table: Table) -> None:
+        """Forget `table` (its room ended): the writer must not keep every
+        table it ever stored alive (a host makes rooms all day)."""
+        if table in self._tables:
+            self._tables.remove(table)
+        self._keys.pop(id(table), None)
+        self._lost.pop(id(table), None)
+        self._due.discard(id(table))
+
     def _game_key(self, table: Table) -> tuple[int, str]:
         known = self._keys.get(id(table))
         if known is None or known[0] is not table.game:
