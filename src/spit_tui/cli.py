@@ -97,6 +97,16 @@ def _name(text: str) -> str:
     return text.strip()
 
 
+def _game_id(text: str) -> int:
+    """--resume ID: a game id as 'spit-tui history' lists it."""
+    from spit_tui.store.commands import game_id
+
+    number = game_id(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"not a game id: {shown(text)!r}")
+    return number
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     from spit_tui.engine import Variant
 
@@ -182,10 +192,15 @@ def _add_history_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-history", action="store_true", help="keep no history of these games")
     p.add_argument(
         "--resume",
-        action="store_true",
+        nargs="?",
+        const=True,
+        default=False,
+        type=_game_id,
+        metavar="ID",
         help=(
-            "continue the last game quit before its end (its players, options and "
-            "clocks: as it stood); the opening banner offers it too (F5)"
+            "continue a game quit before its end (its players, options and clocks: as it "
+            "stood): game ID from 'spit-tui history', or else the last one; the opening "
+            "banner offers the last one too (F5)"
         ),
     )
 
@@ -495,7 +510,7 @@ def _stopped_game(args: argparse.Namespace) -> Stopped | None:
         return None
     path = Path(args.db) if args.db else db.default_path()
     try:
-        stopped = find_stopped(path)
+        stopped = find_stopped(path, None if args.resume is True else args.resume)
     except db.HistoryError as e:
         print(f"{PROG}: --resume: {e}", file=sys.stderr)
         return None
@@ -558,6 +573,9 @@ def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:
         return crash.report(caught.error, args_in, _context(app))
     if app.resume_asked:  # F5 on the opening banner
         return _play(_resume_args(args), args_in)
+    kept = app.kept_line()
+    if kept:
+        print(f"{PROG}: {kept}", file=sys.stderr)
     if app.return_code:
         if caught.printed:
             sys.stderr.write(caught.printed)

@@ -204,6 +204,35 @@ class SpitApp(App[None]):
         """The session's first game, before anyone has acted in it."""
         return self._games == 0 and not self.table.game.log and not self.table.shown.earlier
 
+    def _kept(self) -> tuple[bool, int | None]:
+        """Whether quitting now keeps the game in play to resume, and its id in
+        the history once the worker has stored it."""
+        h, t = self.history, self.table
+        if h is None or not h.on or not t.game.log or t.position.phase is Phase.OVER:
+            return False, None
+        return True, h.stored_id(t)
+
+    def resume_hint(self) -> str:
+        """How the game in play can be resumed once quit ("" if it will not be kept)."""
+        from spit_tui.store.resume import resume_command
+
+        kept, game_id = self._kept()
+        if not kept or self.history is None:
+            return ""
+        if game_id is None:  # not stored yet: on quitting it is the newest stopped game
+            return "The game is kept: spit-tui --resume continues it."
+        return f"The game is kept: {resume_command(game_id, self.history.path)} continues it."
+
+    def kept_line(self) -> str:
+        """The end line for a game quit in play and stored: how to resume it."""
+        from spit_tui.store.resume import resume_command
+
+        kept, game_id = self._kept()
+        if not kept or game_id is None or self.history is None:
+            return ""
+        command = resume_command(game_id, self.history.path)
+        return f"game {game_id} is kept unfinished: {command} continues it"
+
     def action_resume_stopped(self) -> None:
         """F5 while the opening banner offers a stopped game: end this session so
         the command line starts the stopped game's (its players, its computer)."""
@@ -441,7 +470,7 @@ class SpitApp(App[None]):
             if quit_now:
                 self.exit()
 
-        self.push_screen(QuitScreen(), done)
+        self.push_screen(QuitScreen(self.resume_hint()), done)
 
     def action_new_game(self) -> None:
         t = self.table

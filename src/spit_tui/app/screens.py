@@ -106,12 +106,19 @@ class QuitScreen(ModalScreen[bool]):
         Binding("enter", "dismiss(True)", "quit", show=False),
     ]
 
+    def __init__(self, kept: str = "") -> None:
+        """`kept`: how the game in play can be resumed after quitting ("" if it cannot)."""
+        super().__init__()
+        self.kept = kept
+
     def compose(self) -> ComposeResult:
         text = Text.assemble(
             ("Quit the game?\n\n", "bold"),
             ("Enter", "bold"), ", ", ("Ctrl+Q", "bold"), " or ", ("Ctrl+C", "bold"), ": quit\n",
             ("Esc", "bold"), ": back to the game (it is paused)",
         )
+        if self.kept:
+            text.append(f"\n\n{self.kept}")
         yield Static(text, id="quit-box")
 
 

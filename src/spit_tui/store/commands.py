@@ -20,6 +20,7 @@ from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, fail, shown, write_out
 from spit_tui.names import MAX_CELLS
 from spit_tui.store import db
+from spit_tui.store.resume import resume_command
 from spit_tui.store.stats import PlayerStats, all_stats
 from spit_tui.store.stored import escaped, real, record_text, skipped_line, whole
 
@@ -163,7 +164,7 @@ def history_main(argv: list[str]) -> int:
         t.add_column(col, no_wrap=True)
     skipped: list[int] = []
     for row in games:
-        cells = _history_cells(row)
+        cells = _history_cells(row, _path(args))
         if cells is None:
             skipped.append(row[0] if type(row[0]) is int else -1)
         else:
@@ -180,18 +181,19 @@ def history_main(argv: list[str]) -> int:
     return 0
 
 
-def _history_cells(row: tuple[object, ...]) -> list[str] | None:
-    """A history row's cells, stored text escaped; None if its values do not fit."""
+def _history_cells(row: tuple[object, ...], path: Path) -> list[str] | None:
+    """A history row's cells, stored text escaped; None if its values do not fit.
+    An unfinished game shows the command that resumes it."""
     gid, started, left, right, result, finished, secs, rounds, variant = row
-    seconds = real(secs)
+    seconds, game = real(secs), whole(gid)
     if (
-        whole(gid) is None or whole(finished) is None or whole(rounds) is None
+        game is None or whole(finished) is None or whole(rounds) is None
         or seconds is None or seconds < 0
     ):
         return None
     names = (escaped(left, MAX_CELLS), escaped(right, MAX_CELLS))
     if not finished:
-        outcome = "unfinished"
+        outcome = f"unfinished: {resume_command(game, path)}"
     elif result in ("L", "R"):
         outcome = f"{names[0] if result == 'L' else names[1]} won"
     else:

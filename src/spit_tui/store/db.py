@@ -252,7 +252,7 @@ def connect_read(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise HistoryError(f"no history yet: {path}")
     try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_S)
+        conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=BUSY_S)
     except sqlite3.Error as e:
         raise HistoryError(reason(e, path)) from e
     try:

@@ -206,6 +206,13 @@ class HistoryWriter:
             return ""
         return self._figures.get(known[1], "")
 
+    def stored_id(self, table: Table) -> int | None:
+        """The history's id of the table's game, once the worker has stored it."""
+        known = self._keys.get(id(table))
+        if known is None or known[0] is not table.game:
+            return None
+        return self.game_ids.get(known[1])
+
     def take_problem(self) -> str | None:
         """The reason history went off, once (the app polls this on its tick)."""
         if self.problem is None or self._told:

@@ -14,6 +14,7 @@ level), so a resumed game puts the computer back where it was.
 
 from __future__ import annotations
 
+import shlex
 import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -87,16 +88,19 @@ def computer_seats(tags: Mapping[str, str]) -> dict[Player, str]:
     }
 
 
+# a record too big to be a game's never reaches Python (NULL: passed over)
+_SELECT = (
+    "SELECT id, started, left_name, right_name,"
+    " CASE WHEN length(record) <= ? THEN record END, play_seconds, clock_seconds"
+    " FROM games"
+)
+
+
 def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
     """The newest unfinished game whose record replays to a game still in play
     (a row whose values do not fit is passed over: the file is untrusted)."""
     rows = conn.execute(
-        # a record too big to be a game's never reaches Python (NULL: passed over)
-        "SELECT id, started, left_name, right_name,"
-        " CASE WHEN length(record) <= ? THEN record END, play_seconds, clock_seconds"
-        " FROM games"
-        " WHERE finished = 0 ORDER BY id DESC LIMIT ?",
-        (MAX_RECORD_BYTES, LOOK_BACK),
+        _SELECT + " WHERE finished = 0 ORDER BY id DESC LIMIT ?", (MAX_RECORD_BYTES, LOOK_BACK)
     ).fetchall()
     for row in rows:
         stopped = _stopped(conn, row)
@@ -147,14 +151,40 @@ def _last_stamp(record: Record) -> float:
     return max((s.seconds for s in record.stamps if s is not None), default=0.0)
 
 
-def find_stopped(path: Path) -> Stopped | None:
-    """The game `spit-tui --resume` continues, or None. Raises db.HistoryError
-    for a history that cannot be read (one line for the player)."""
+def stopped_game(conn: sqlite3.Connection, game_id: int) -> Stopped:
+    """Game `game_id`, to resume; db.HistoryError saying why it cannot be."""
+    row = conn.execute(_SELECT + " WHERE id = ?", (MAX_RECORD_BYTES, game_id)).fetchone()
+    if row is None:
+        raise db.HistoryError(f"no game {game_id} in the history ('spit-tui history' lists them)")
+    (finished,) = conn.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+    if finished != 0:
+        raise db.HistoryError(f"game {game_id} was played to its end: there is nothing to resume")
+    stopped = _stopped(conn, row)
+    if stopped is None:
+        raise db.HistoryError(
+            f"game {game_id} cannot be resumed: what the history holds of it does not replay"
+        )
+    return stopped
+
+
+def resume_command(game_id: int, path: Path | None = None) -> str:
+    """The command that continues a stored game (naming the file unless it is
+    the default one)."""
+    where = "" if path is None or path == db.default_path() else f" --db {shlex.quote(str(path))}"
+    return f"spit-tui --resume {game_id}{where}"
+
+
+def find_stopped(path: Path, game_id: int | None = None) -> Stopped | None:
+    """The game `spit-tui --resume [ID]` continues: game `game_id`, or the newest
+    stopped one (None if there is none). Raises db.HistoryError for a history
+    that cannot be read, or a game that cannot be resumed (one line for the player)."""
     if not path.exists():
+        if game_id is not None:
+            raise db.HistoryError(f"no history yet: {path}")
         return None
     conn = db.connect_read(path)
     try:
-        return last_stopped(conn)
+        return last_stopped(conn) if game_id is None else stopped_game(conn, game_id)
     except sqlite3.Error as e:
         raise db.HistoryError(db.reason(e, path)) from e
     finally:

@@ -1,0 +1,67 @@
+"""`spit-tui --resume ID` (issue 21, item 6): any game quit in play can be
+resumed, not only the newest; `history` lists each unfinished game with the
+command that resumes it; a game that cannot be resumed is one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from storekit import stored_match
+from test_resume_store import stop_a_game
+
+from spit_tui import cli
+from spit_tui.store import db
+from spit_tui.store.resume import find_stopped
+
+
+@pytest.fixture
+def three(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Game 1 quit in play, game 2 quit in play, game 3 finished."""
+    monkeypatch.chdir(tmp_path)
+    path = Path("h.sqlite3")
+    stop_a_game(path, seed=5, after=10.0, names=("ANN", "BO"))
+    stop_a_game(path, seed=6, after=10.0, names=("CY", "DI"))
+    stored_match(path, 1, names=("ANN", "BO"))
+    return path
+
+
+def test_resume_by_id_finds_an_older_game(three: Path) -> None:
+    newest = find_stopped(three)
+    older = find_stopped(three, 1)
+    assert newest is not None and older is not None
+    assert (newest.game_id, newest.names) == (2, ("CY", "DI"))
+    assert (older.game_id, older.names) == (1, ("ANN", "BO"))
+    args = cli.build_parser().parse_args(["--resume", "1", "--db", str(three)])
+    stopped = cli._stopped_game(args)
+    assert stopped is not None and stopped.game_id == 1
+    assert (args.left_name, args.right_name) == ("ANN", "BO")
+
+
+@pytest.mark.parametrize(
+    ("game", "words"), [(3, "played to its end"), (99, "no game 99 in the history")]
+)
+def test_a_game_that_cannot_be_resumed_is_one_line(
+    three: Path, game: int, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(db.HistoryError, match=words):
+        find_stopped(three, game)
+    assert cli.main(["--resume", str(game), "--db", str(three)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "internal error" not in err
+
+
+def test_a_bad_id_is_a_usage_error(three: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--resume", "²", "--db", str(three)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a game id" in err
+
+
+def test_history_shows_each_unfinished_game_with_its_resume_command(
+    three: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["history", "--db", str(three)]) == 0
+    out = capsys.readouterr().out
+    assert "unfinished: spit-tui --resume 1 --db h.sqlite3" in out
+    assert "unfinished: spit-tui --resume 2 --db h.sqlite3" in out
+    assert out.count("unfinished") == 2
