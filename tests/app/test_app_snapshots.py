@@ -106,6 +106,23 @@ async def _resumed(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+def _kept_app() -> SpitApp:
+    """A session with a history: quitting a game in play keeps it to resume."""
+    import tempfile
+    from pathlib import Path
+
+    from spit_tui.store.history import HistoryWriter
+
+    app = make_app(seed=1, spat=True)
+    app.attach_history(HistoryWriter(Path(tempfile.mkdtemp()) / "h.sqlite3", threaded=False))
+    return app
+
+
+async def _quit_kept(pilot: Pilot[Any]) -> None:
+    await press(pilot, "w")  # a card played: the game is worth keeping
+    await pilot.press("ctrl+q")  # the dialog says how to resume it
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -118,6 +135,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "opening_offer": (lambda: make_app(seed=1), _offer),
     "resumed": (lambda: make_app(seed=1, spat=True), _resumed),
     "over": (lambda: make_app(OVER), _over),
+    "quit_kept": (_kept_app, _quit_kept),
     "first_run": (_first_run_app, _nothing),
     # the opening banner with names (markup in a name shows as typed), and F4's box
     "names": (lambda: make_app(seed=1, names=("ANN", "[b]BO[/b]")), _nothing),
