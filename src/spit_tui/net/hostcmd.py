@@ -130,7 +130,9 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
     print(f"hosting on {where}; room code {room.code}", flush=True)
     print(f"join with: {invite}", flush=True)
     assert host.server is not None
-    stopped_by = _stop_on_signals()
+    # with --seat the app takes every ending signal itself (app/signals.py), and
+    # only while no one else has: so these are for a host without a board
+    stopped_by = _stop_on_signals() if seat is None else []
     try:
         if seat is not None:
             code, line = await _play_seat(host, room, Player(("left", "right").index(seat)), invite)
@@ -149,8 +151,7 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
 def _stop_on_signals() -> list[int]:
     """SIGTERM and SIGHUP (the host's terminal closed) stop the host as Ctrl+C
     does: the games in play are stored, and the exit status is 128 + N. The
-    list holds the signal that came. (With --seat the app's own handlers,
-    installed after these, quit the app first; the host then stops the same way.)"""
+    list holds the signal that came."""
     came: list[int] = []
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
