@@ -131,6 +131,44 @@ async def test_ctrl_q_and_ctrl_c_ask_before_quitting() -> None:
     assert app.return_code == 0
 
 
+async def test_space_pauses_both_halves_and_the_clocks_until_space_or_esc() -> None:
+    """The pause key: listed in the header, not a game key, the game waits under
+    it exactly as under help (the clock stands still, keys play nothing)."""
+    from spit_tui.app.screens import PauseScreen
+
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "Space pause" in await screen_text(pilot)
+        before = app.table.position
+        for close in ("space", "escape"):
+            await pilot.press("space")
+            assert isinstance(app.screen, PauseScreen) and app.table.paused
+            text = await screen_text(pilot)
+            assert "Both halves wait" in text and "not a game key" not in text
+            at = app.table.clock.now()
+            await advance(pilot, 5.0)  # stepping a paused game's clock moves nothing
+            assert app.table.clock.now() == at
+            await press(pilot, "qy")  # game keys of both halves play nothing
+            assert app.table.position == before
+            await pilot.press(close)
+            assert isinstance(app.screen, GameScreen) and not app.table.paused
+        await press(pilot, "q")
+        assert app.table.decisions[-1].outcome is Outcome.APPLIED
+
+
+async def test_after_game_over_there_is_nothing_to_pause() -> None:
+    app = make_app(OVER)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "q")
+        assert app.table.position.phase is Phase.OVER
+        await pilot.press("space")
+        assert isinstance(app.screen, GameScreen)
+        assert "nothing to pause" in await screen_text(pilot)
+        await pilot.press("ctrl+q")  # and the quit dialog does not say the game is paused
+        text = await screen_text(pilot)
+        assert "Quit the game?" in text and "paused" not in text and "back to the board" in text
+
+
 async def test_ctrl_q_twice_quits() -> None:
     app = make_app(PLAY)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -191,9 +229,9 @@ async def test_game_over_then_enter_starts_a_new_game() -> None:
 async def test_a_key_of_neither_half_gets_a_hint_in_the_header() -> None:
     app = make_app(PLAY)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("space")
+        await pilot.press("tab")
         text = await screen_text(pilot)
-        assert "Space is not a game key" in text
+        assert "Tab is not a game key" in text
         before = len(app.table.decisions)
         await pilot.press("left_square_bracket")
         assert "[ is not a game key" in await screen_text(pilot)
@@ -203,13 +241,13 @@ async def test_a_key_of_neither_half_gets_a_hint_in_the_header() -> None:
 async def test_the_header_hint_runs_out_on_the_game_clock() -> None:
     app = make_app(PLAY)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("space")
-        assert "Space is not a game key" in await screen_text(pilot)
+        await pilot.press("tab")
+        assert "Tab is not a game key" in await screen_text(pilot)
         await advance(pilot, 2.0)
-        assert "Space is not a game key" in await screen_text(pilot)
+        assert "Tab is not a game key" in await screen_text(pilot)
         await advance(pilot, 0.6)  # 2.5 s of game time: gone, without any real wait
         text = await screen_text(pilot)
-        assert "Space is not a game key" not in text and "F1 help" in text
+        assert "Tab is not a game key" not in text and "F1 help" in text
 
 
 
@@ -225,9 +263,9 @@ async def test_a_long_header_stays_one_line_and_keeps_f1_at_80_columns() -> None
         line = header.render()
         assert "points to 100" in line.plain and "manual flip" in line.plain
         assert line.cell_len <= 80 and "F1 help" in line.plain
-        await pilot.press("space")  # a hint beside the longest left part
+        await pilot.press("tab")  # a hint beside the longest left part
         line = header.render()
-        assert "Space is not a game key · F1: help" in line.plain, line.plain
+        assert "Tab is not a game key · F1: help" in line.plain, line.plain
         assert line.cell_len <= 80 and "round 12" in line.plain, line.plain
 
 

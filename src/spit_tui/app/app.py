@@ -31,7 +31,9 @@ from textual.timer import Timer
 from spit_tui.app.screens import (
     MIN_H,
     MIN_W,
+    PAUSE_KEY,
     GameScreen,
+    PauseScreen,
     QuitScreen,
     TooSmallScreen,
     as_table_screen,
@@ -66,6 +68,7 @@ class SpitApp(App[None]):
         Binding("enter", "new_game", "new game", show=False),
         Binding(NAMES_KEY, "names", "names", show=False),
         Binding("f5", "resume_stopped", "resume", show=False),
+        Binding(PAUSE_KEY, "pause", "pause", show=False),
     ]
     resume_asked = False  # F5 on the opening banner: the command line resumes the stopped game
     startup_note: str | None = None  # one line to show once the board is up
@@ -420,7 +423,9 @@ class SpitApp(App[None]):
 
     def _hint_for(self, event: events.Key) -> None:
         """A key of neither half that does nothing: say so, briefly, in the header."""
-        if event.key in ("space", "enter", "tab") or (
+        if event.key == PAUSE_KEY:
+            return  # the pause key: a binding of its own
+        if event.key in ("enter", "tab") or (
             event.character is not None and event.character.isprintable()
         ):
             if event.key == "enter" and (
@@ -428,7 +433,7 @@ class SpitApp(App[None]):
             ):
                 return
             self.clock.update()  # the hint's time starts now
-            name = {"space": "Space", "enter": "Enter", "tab": "Tab"}.get(
+            name = {"enter": "Enter", "tab": "Tab"}.get(
                 event.key, event.character or event.key
             )
             header = self.game_screen.query_one("#header", HeaderBar)
@@ -470,7 +475,20 @@ class SpitApp(App[None]):
             if quit_now:
                 self.exit()
 
-        self.push_screen(QuitScreen(self.resume_hint()), done)
+        in_play = self.table.position.phase is not Phase.OVER
+        self.push_screen(QuitScreen(self.resume_hint(), in_play=in_play), done)
+
+    def action_pause(self) -> None:
+        """Space: both halves wait, the clocks stopped as for help (the game
+        screen is covered); Space or Esc plays on. Nothing to pause once the
+        game is over."""
+        if self.screen is not self.game_screen:
+            return
+        if self.table.position.phase is Phase.OVER:
+            header = self.game_screen.query_one("#header", HeaderBar)
+            header.show_hint("the game is over: nothing to pause")
+            return
+        self.push_screen(PauseScreen())
 
     def action_new_game(self) -> None:
         t = self.table

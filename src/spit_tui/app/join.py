@@ -47,5 +47,10 @@ class JoinApp(SpitApp):
     def action_new_game(self) -> None:
         """The host starts games; Enter does nothing here."""
 
+    def action_pause(self) -> None:
+        """The host's clock runs the game: a seat cannot stop it for both."""
+        header = self.game_screen.query_one("#header", HeaderBar)
+        header.show_hint("a game over the network cannot be paused")
+
     def save_record(self) -> str:
         return "The game is kept on the host: its history has it."

@@ -99,27 +99,52 @@ class GameScreen(Screen[None]):
 
 
 class QuitScreen(ModalScreen[bool]):
-    """Ctrl+C / Ctrl+Q ask first: Enter or either key again quits, Esc goes back."""
+    """Ctrl+C / Ctrl+Q ask first: Enter or either key again quits, Esc goes back.
+    `in_play`: a game is going on (and waits while this is up); after game over
+    there is nothing to pause, and the dialog does not say there is."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(False)", "back", show=False),
         Binding("enter", "dismiss(True)", "quit", show=False),
     ]
 
-    def __init__(self, kept: str = "") -> None:
-        """`kept`: how the game in play can be resumed after quitting ("" if it cannot)."""
+    def __init__(self, kept: str = "", *, in_play: bool = True) -> None:
+        """`kept`: how the game in play can be resumed after quitting ("" if it
+        cannot); `in_play`: a game is going on (after game over nothing is paused)."""
         super().__init__()
         self.kept = kept
+        self.in_play = in_play
 
     def compose(self) -> ComposeResult:
+        back = ": back to the game (it is paused)" if self.in_play else ": back to the board"
         text = Text.assemble(
             ("Quit the game?\n\n", "bold"),
             ("Enter", "bold"), ", ", ("Ctrl+Q", "bold"), " or ", ("Ctrl+C", "bold"), ": quit\n",
-            ("Esc", "bold"), ": back to the game (it is paused)",
+            ("Esc", "bold"), back,
         )
         if self.kept:
             text.append(f"\n\n{self.kept}")
         yield Static(text, id="quit-box")
+
+
+PAUSE_KEY, PAUSE_LABEL = "space", "Space"
+
+
+class PauseScreen(ModalScreen[None]):
+    """Space pauses both halves: the game waits underneath (its clocks stop, as
+    for help), and Space or Esc plays on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(f"{PAUSE_KEY},escape", "dismiss(None)", "play on", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        text = Text.assemble(
+            ("Paused\n\n", "bold"),
+            "Both halves wait; the clocks are stopped.\n\n",
+            (PAUSE_LABEL, "bold"), " or ", ("Esc", "bold"), ": play on",
+        )
+        yield Static(text, id="pause-box")
 
 
 class TooSmallScreen(Screen[None]):

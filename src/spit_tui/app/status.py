@@ -46,20 +46,24 @@ class HeaderBar(SceneView):
         over = t.phase is Phase.OVER
         elapsed = "" if over else " · " + clock_text(t.round_s)
         hint = self._hint()
-        right = Text(hint + " ", "bold yellow") if hint else Text(
-            "F1 help · Ctrl+Q quit ", DIM
-        )
         width = self.size.width or 80
         flip = " · manual flip" if o.manual_flip else ""
         parts = [f" · {variant} · round {t.round}{elapsed}{flip}",
                  f" · {variant} · round {t.round}{elapsed}",
                  f" · round {t.round}{elapsed}"]
+        # the keys, fewer of them where the whole left part would not fit beside them
+        keys = "F1 help · Space pause · Ctrl+Q quit "
+        if 9 + len(parts[0]) + len(keys) + 1 > width:
+            keys = "F1 help · Ctrl+Q quit "
+        right = Text(hint + " ", "bold yellow") if hint else Text(keys, DIM)
         # The longest left part that leaves room for the right one: a hint is
         # never cut, so the variant and the flip go first (both stay in help).
         tail = next((x for x in parts if 9 + len(x) + right.cell_len + 1 <= width), parts[-1])
         left = Text()
         left.append(" spit-tui", Style(bold=True, color="yellow"))
         left.append(tail)
+        if not hint and left.cell_len + right.cell_len + 1 > width:
+            right = Text("F1 help · Ctrl+Q quit ", DIM)
         if not hint and left.cell_len + right.cell_len + 1 > width:
             right = Text("F1 help ", DIM)  # keep the one key to learn
         gap = max(1, width - left.cell_len - right.cell_len)
