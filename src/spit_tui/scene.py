@@ -77,6 +77,7 @@ class Scene:
     played: tuple[int, int] = (0, 0)
     trend: tuple[tuple[Player, int], ...] = ()
     lit: tuple[int, ...] = ()
+    left_slot: tuple[Player, int] | None = None  # the stockpile a card just left, while lit
     last_round: RoundEnd | None = None
     scoreboard: tuple[Scored, ...] = ()
     # the clocks

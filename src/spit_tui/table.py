@@ -261,6 +261,17 @@ class Table:
                 return (pile,)
         return ()
 
+    def left_slot(self) -> tuple[Player, int] | None:
+        """The stockpile a card just left for a pile (marked for as long as the
+        pile it landed on is lit): who played it and from which slot."""
+        ev = self.shown.last_event
+        if ev is None or self.shown.highlight_until <= self.clock.now():
+            return None
+        a = ev.action
+        if isinstance(a, Play) and ev.card is not None:
+            return (a.player, a.slot)
+        return None
+
     @property
     def away(self) -> str | None:
         """Who the game waits for to come back (a remote seat), or None: at one
@@ -321,6 +332,7 @@ class Table:
             played=(story.played[0], story.played[1]),
             trend=tuple(story.trend()),
             lit=self.lit_piles(),
+            left_slot=self.left_slot(),
             last_round=shown.last_round,
             scoreboard=tuple(  # numbered as the game's finished rounds: 1, 2, ...
                 Scored(i, r.round_points)

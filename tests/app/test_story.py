@@ -36,10 +36,14 @@ def board_lines(app: object) -> list[str]:
 
 def pile_edge_colour(app: object, pile: int) -> str | None:
     """The colour of the frame of a pile's top card, as drawn."""
+    return frame_colour(app, 30 + 10 * pile + 2)  # the centre, the pile's half, its lead
+
+
+def frame_colour(app: object, x: int) -> str | None:
+    """The colour of the cards' top frame line at column `x` of the board."""
     board = app.game_screen.query_one("#board", BoardView)  # type: ignore[attr-defined]
     strips = board._get_strips(board.size.width)
     top = next(y for y, s in enumerate(strips) if "╭" in s.text)
-    x = 30 + 10 * pile + 2  # the centre column, then the pile's half, then its lead
     cells = 0
     for seg in strips[top]:
         if cells <= x < cells + seg.cell_length:
@@ -83,6 +87,23 @@ async def test_a_play_shows_in_its_players_colour_and_in_the_feed() -> None:
         assert orange is not None and pile_edge_colour(app, 0) == orange.name
         await advance(pilot, 2.0)  # the highlight ends; the colour stays
         assert pile_edge_colour(app, 0) == orange.name
+
+
+async def test_the_stockpile_a_card_left_is_marked_while_its_pile_is_lit() -> None:
+    from spit_tui.table import HIGHLIGHT_S
+
+    app = make_app(RACE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        plain = frame_colour(app, 2)  # LEFT's first stockpile, 7♥: a plain frame
+        await press(pilot, "q")  # LEFT plays 7♥ from it onto pile a
+        blue = PLAYER_STYLES[Player.LEFT].color
+        assert blue is not None
+        assert frame_colour(app, 2) == blue.name  # the empty place, in LEFT's colour
+        assert pile_edge_colour(app, 0) == blue.name
+        assert frame_colour(app, 6 + 2) == plain  # the other stockpiles: as they were
+        assert app.table.scene().left_slot == (Player.LEFT, 0)
+        await advance(pilot, HIGHLIGHT_S + 0.1)  # the same time as the pile's highlight
+        assert frame_colour(app, 2) == plain and app.table.scene().left_slot is None
 
 
 async def test_no_color_marks_whose_card_is_on_top(monkeypatch: pytest.MonkeyPatch) -> None:

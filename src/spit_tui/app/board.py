@@ -96,12 +96,18 @@ def _pad(n: int, base: Style) -> Line:
 
 
 def side_lines(scene: Scene, p: Player, base: Style) -> tuple[Line, ...]:
-    """One player's name and card counts, five stockpiles and their sizes (5 lines)."""
-    return _side_lines(scene.sides[p], p, base, player_name(p, scene))
+    """One player's name and card counts, five stockpiles and their sizes (5 lines);
+    the stockpile a card just left is framed in the player's colour while the
+    pile it went to is lit, so a fast play shows where it came from."""
+    left = scene.left_slot
+    slot = left[1] if left is not None and left[0] is p else None
+    return _side_lines(scene.sides[p], p, base, player_name(p, scene), slot)
 
 
 @lru_cache(maxsize=64)
-def _side_lines(side: SideView, p: Player, base: Style, name: str) -> tuple[Line, ...]:
+def _side_lines(
+    side: SideView, p: Player, base: Style, name: str, left_slot: int | None = None
+) -> tuple[Line, ...]:
     # Built straight from segments (no Rich text): this runs on every play.
     right = p is Player.RIGHT
     plain, dim = _styles(base)[0], _styles(base)[3]
@@ -121,9 +127,10 @@ def _side_lines(side: SideView, p: Player, base: Style, name: str) -> tuple[Line
     width = sum(seg.cell_length for seg in head)
     pad = _pad(SIDE_W - width, base)
     lines: list[Line] = [pad + tuple(head) if right else tuple(head) + pad]
-    boxes = [
-        box_lines(top, n == 0 or top is not None, False, base)  # face down: a back, no card
-        for top, n in zip(side.tops, side.sizes, strict=True)
+    mark = PLAYER_STYLES[p] + Style(bold=True)
+    boxes = [  # face down: a back, no card
+        box_lines(top, n == 0 or top is not None, False, base, mark if i == left_slot else None)
+        for i, (top, n) in enumerate(zip(side.tops, side.sizes, strict=True))
     ]
     gap = _pad(COL_W - CARD_W, base)
     for i in range(3):
@@ -292,7 +299,8 @@ class BoardView(LinesView):
     def state(self) -> object:
         s = self.scene
         return (
-            s.sides, s.pile_tops, s.pile_sizes, s.lit, s.phase, s.options, s.messages, s.feed,
+            s.sides, s.pile_tops, s.pile_sizes, s.lit, s.left_slot, s.phase, s.options,
+            s.messages, s.feed,
             s.owners, s.trend, s.scores, s.names, s.computer, s.pings,
         )
 

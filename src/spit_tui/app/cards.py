@@ -43,13 +43,15 @@ def card_box(
     """Three lines of a card, as segments: face up, face down (``face_up=False``:
     a back, whatever `c` is, so a card nobody may see needs no stand-in), or an
     empty place (``c`` is None, face up). Each line is CARD_W cells. `edge`
-    colours the frame (the colour of the player who put the card there)."""
+    colours the frame (the colour of the player who put the card there, or
+    who just took a card from this place: an empty place takes it too)."""
+    place = EDGE if edge is None else edge
     if edge is None:
         edge = HIGHLIGHT if highlight else EDGE
     elif highlight:
         edge = edge + Style(bold=True)
     if c is None and face_up:
-        return (Segment("┌ ─ ┐", EDGE),), (Segment(" " * CARD_W),), (Segment("└ ─ ┘", EDGE),)
+        return (Segment("┌ ─ ┐", place),), (Segment(" " * CARD_W),), (Segment("└ ─ ┘", place),)
     side = Segment("│", edge)
     if c is not None and face_up:
         text, style = face_text(c)
