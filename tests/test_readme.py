@@ -67,3 +67,18 @@ def test_the_text_picture_is_what_the_app_draws() -> None:
     shot = _screenshot()
     drawn = asyncio.run(shot.shoot(None))
     assert shot.readme_picture(README) == drawn, "run: python scripts/screenshot.py"
+
+
+def test_the_computers_words_are_the_helps() -> None:
+    """--level, --demo and the levels' pace: one source for README and --help."""
+    from spit_tui.helpwords import DEMO, level_usage, level_words, pace_words
+
+    def flat(text: str) -> str:
+        return " ".join(text.split())
+
+    readme, helptext = flat(README), flat(build_parser().format_help())
+    for words in (DEMO, level_words(), pace_words()):
+        assert flat(words) in readme, words
+        assert flat(words) in helptext, words
+    assert README.count(f"--level {level_usage()}") == 2  # the usage block and the computer's
+    assert "easy|normal|hard|expert]" not in README

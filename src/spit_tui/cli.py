@@ -139,7 +139,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_computer_options(p: argparse.ArgumentParser) -> None:
-    from spit_tui.players.ladder import level_choices
+    from spit_tui.helpwords import DEMO, level_words, pace_words
 
     p.add_argument(
         "--vs-computer",
@@ -150,12 +150,7 @@ def _add_computer_options(p: argparse.ArgumentParser) -> None:
         "--level",
         type=level_argument,
         metavar="LEVEL",
-        help=(
-            f"how good the computer is: {level_choices()} (1 the easiest; the help's "
-            "computer page says what each level is like), or auto: it starts where your "
-            "history puts you and moves a level after every round to keep it close "
-            "(default normal)"
-        ),
+        help=f"{level_words()}; the computer plays {pace_words()}",
     )
     p.add_argument(
         "--computer-side",
@@ -165,7 +160,7 @@ def _add_computer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--demo",
         action="store_true",
-        help="watch two computer players; any key starts a normal game",
+        help=DEMO,
     )
 
 
