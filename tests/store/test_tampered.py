@@ -41,6 +41,7 @@ USABLE = {
         f"UPDATE games SET left_name = {ESC_NAME}, right_name = {ESC_NAME};"
         f" UPDATE game_players SET name = {ESC_NAME} || seat"
     ),
+    "escape in record": "UPDATE games SET record = record || char(27) || ']52;c;owned' || char(7)",
     "huge numbers": "UPDATE games SET play_seconds = 1e308 * 10, rounds = 9223372036854775807",
     "negative": "UPDATE games SET play_seconds = -5, clock_seconds = -1",
     "names 5 MB": "UPDATE games SET left_name = printf('%.5000000c', 'x') WHERE finished = 0",

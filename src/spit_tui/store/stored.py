@@ -12,11 +12,13 @@ short, and always drawn as plain text, never as markup.
 from __future__ import annotations
 
 import math
+import re
 
 from spit_tui.command import shown
 from spit_tui.store.db import HistoryError
 
 TEXT_SHOWN = 40  # characters of a stored text shown in a table
+_RECORD_TEXT = re.compile(r"[\x20-\x7e\n\r\t]*")
 
 
 def whole(value: object) -> int | None:
@@ -73,5 +75,10 @@ def record_text(value: object, game_id: int) -> str:
         raise HistoryError(
             f"game {game_id}'s record in the history is {len(record):,} characters, more than"
             f" the {MAX_RECORD_BYTES:,} a game's record can have: it is not read"
+        )
+    if not _RECORD_TEXT.fullmatch(record):  # a record is plain printable ASCII, in lines
+        raise HistoryError(
+            f"game {game_id}'s record in the history is damaged (it holds characters no"
+            " record has)"
         )
     return record
