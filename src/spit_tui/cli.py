@@ -3,7 +3,8 @@ runs one of `SUBCOMMANDS` (headless matches, ...).
 
 What a person sees when something goes wrong:
 - a bad argument or setting: one line on stderr, exit status 2;
-- a terminal that cannot show the board: one line, exit status 1;
+- a terminal (or a Textual setting) that cannot show the board: one line,
+  exit status 1 (spit_tui.startup: the same for every command with a board);
 - stdout that cannot be written (`--help > /dev/full`): one line, exit 1;
 - any unexpected error: the terminal restored, one line naming the error and
   the crash report file (spit_tui.crash), exit 1; never a traceback;
@@ -28,21 +29,20 @@ from spit_tui.command import (
     PROG,
     OutputError,
     Parser,
-    UsageError,
+    command,
     fail,
     flush_out,
     guarded_stdout,
     level_argument,
     shown,
 )
+from spit_tui.startup import Board, add_board_options, board_options_problem
 
 if TYPE_CHECKING:
     from spit_tui.app import SpitApp
     from spit_tui.engine import Options, Position
     from spit_tui.names import Given
     from spit_tui.store.resume import Stopped
-
-FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see _play()
 
 
 class Subcommand(NamedTuple):
@@ -164,22 +164,6 @@ def _add_computer_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_key_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--layout",
-        metavar="NAME",
-        help=(
-            "your keyboard layout: us (default), gb, fr, de, dvorak, ru, ... "
-            "('spit-tui layouts' shows them all; also: environment variable SPIT_LAYOUT)"
-        ),
-    )
-    p.add_argument(
-        "--keys",
-        metavar="FILE",
-        help="read the key config from FILE instead of keys.toml in the config directory",
-    )
-
-
 def _add_history_options(p: argparse.ArgumentParser) -> None:
     for side in ("left", "right"):
         p.add_argument(f"--{side}-name", type=_name, metavar="NAME", help=f"{side} player's name")
@@ -200,34 +184,12 @@ def _add_history_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_log_options(p: argparse.ArgumentParser) -> None:
-    from spit_tui.decision_log import ENV
-
-    p.add_argument(
-        "--decision-log",
-        metavar="FILE",
-        help=(
-            "write every decision (each key press and computer move: applied, illegal, "
-            "too late or ignored) to FILE, one JSON line each, as it happens; for tools "
-            f"and benchmarks (also: environment variable {ENV}). FILE must be a new "
-            "regular file (not a pipe, device or symbolic link)"
-        ),
-    )
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--force", action="store_true", help="let --decision-log overwrite an existing file"
-    )
-    mode.add_argument(
-        "--append", action="store_true", help="let --decision-log add to an existing file"
-    )
-
 
 OPTION_GROUPS: list[Callable[[argparse.ArgumentParser], None]] = [
     _add_game_options,
     _add_computer_options,
-    _add_key_options,
+    add_board_options,
     _add_history_options,
-    _add_log_options,
 ]
 
 
@@ -292,25 +254,6 @@ def _check_resume(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _check_log(args: argparse.Namespace) -> str | None:
-    from spit_tui.decision_log import ENV, LogRefused, check_path
-
-    if args.decision_log is None:
-        # an empty variable counts as unset, as shells treat it
-        args.decision_log = os.environ.get(ENV) or None
-    elif args.decision_log == "":
-        return "--decision-log: the file name is empty"
-    if args.decision_log is None:
-        if args.force or args.append:
-            return f"--{'force' if args.force else 'append'} needs --decision-log"
-        return None
-    try:
-        check_path(args.decision_log, _log_mode(args))
-    except LogRefused as e:
-        return f"--decision-log: {e}"
-    return None
-
-
 def _check_names(args: argparse.Namespace) -> str | None:
     from spit_tui.names import same_names_problem
 
@@ -323,13 +266,9 @@ CHECKS: list[Callable[[argparse.Namespace], str | None]] = [
     _check_target,
     _check_computer,
     _check_resume,
-    _check_log,
+    board_options_problem,
     _check_names,
 ]
-
-
-def _log_mode(args: argparse.Namespace) -> str:
-    return "overwrite" if args.force else "append" if args.append else "new"
 
 
 # -- running ----------------------------------------------------------------------------
@@ -359,22 +298,21 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args_in: list[str]) -> int:
     if args_in[:1] and args_in[0] in SUBCOMMANDS:
         return _subcommand(args_in[0], args_in[1:])
-    try:
-        args = build_parser().parse_args(args_in)
-    except UsageError as e:
-        return fail(str(e))
-    except SystemExit as e:  # --help and --version
-        return int(e.code or 0)
-    return _play(args, args_in)
+    return _game(args_in)
+
+
+@command()
+def _game(args_in: list[str]) -> int:
+    return _play(build_parser().parse_args(args_in), args_in)
 
 
 def _subcommand(name: str, rest: list[str]) -> int:
-    command = SUBCOMMANDS[name]
+    sub = SUBCOMMANDS[name]
     try:
-        module = importlib.import_module(command.module)
+        module = importlib.import_module(sub.module)
     except ImportError:
         return fail(f"{name} is not available")
-    result: int = getattr(module, command.function)(rest)
+    result: int = getattr(module, sub.function)(rest)
     return result
 
 
@@ -411,41 +349,22 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
             return fail(f"--position: {e}")
         except OSError as e:
             return fail(f"--position: cannot read {shown(args.position[1:])}: {e.strerror or e}")
-    from spit_tui.keys.cli import choose_keys
-
-    keys = choose_keys(args.layout, args.keys)
-    if keys is None:
-        return 2  # it said why, in one line
-    from spit_tui.terminal import environment_problem, forget_exported_size, terminal_problem
-
-    problem = environment_problem()
-    if problem is not None:
-        print(f"{PROG}: {problem}", file=sys.stderr)
-        return 2
-    problem = terminal_problem()
-    if problem is not None:
-        print(f"{PROG}: {problem}", file=sys.stderr)
-        return 1
-    # Textual draws at most TEXTUAL_FPS frames a second (60 by default), and after
-    # any frame holds the next one back for 17-33 ms, so a key pressed just after
-    # the board redrew by itself (a highlight fading, the round clock) waited for
-    # its frame. The board only changes on events: draw as soon as it does.
-    # Read when Textual is first imported, which is below; the user's own wins.
-    os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
+    board = Board.from_args(args, args_in)
+    refused = board.prepare()
+    if refused is not None:
+        return refused
     if stopped is not None:
         options = stopped.record.options
     app = _make_app(args, options, position)
     # the first-run check: never when a layout was given, nor for a demo, a position
     # or a resumed game
-    app.first_run = not keys.configured and not args.demo and position is None and not stopped
+    app.first_run = board.asks_keyboard() and not args.demo and position is None and not stopped
     _attach_history(app, args)
     if stopped is not None:
         app.resume_game(stopped.record, stopped.clock_seconds)
         if app.history is not None:
             app.history.resume(app.table, stopped)
-    forget_exported_size()
-    crash.injected("start")
-    return _run(app, args, args_in)
+    return _run(app, board, args)
 
 
 def _make_app(args: argparse.Namespace, options: Options, position: Position | None) -> SpitApp:
@@ -541,41 +460,16 @@ def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
     app.attach_history(history)
 
 
-def _run(app: SpitApp, args: argparse.Namespace, args_in: list[str]) -> int:
-    """Run the app (with its decision log, if asked): exit status 0, or 1 after
-    a crash, reported in one line once the terminal is restored."""
-    from spit_tui.decision_log import DecisionLog, LogRefused
-
-    log = None
-    if args.decision_log is not None:
-        try:
-            log = DecisionLog(args.decision_log, _log_mode(args))
-        except LogRefused as e:
-            return fail(f"--decision-log: {e}")
-        except OSError as e:
-            return fail(f"--decision-log: {e.strerror or e}: {shown(args.decision_log)}")
-        log.attach(app.table)
-    crash.arm(app.table.decision_listeners)
-    try:
-        with crash.quiet_app_errors(app) as caught:
-            app.run()
-    finally:
-        if log is not None:
-            log.close()
-            if log.failure is not None:
-                print(f"{PROG}: {log.failure}", file=sys.stderr)
-    if caught.error is not None:
-        return crash.report(caught.error, args_in, _context(app))
-    if app.resume_asked:  # F5 on the opening banner
-        return _play(_resume_args(args), args_in)
+def _run(app: SpitApp, board: Board, args: argparse.Namespace) -> int:
+    """Run the app (the one start-up's run); after F5 on the opening banner,
+    the stopped game's session follows."""
+    code = board.run_sync(app)
+    if app.resume_asked and code == 0:
+        return _play(_resume_args(args), list(board.argv))
     kept = app.kept_line()
     if kept:
         print(f"{PROG}: {kept}", file=sys.stderr)
-    if app.return_code:
-        if caught.printed:
-            sys.stderr.write(caught.printed)
-        return app.return_code
-    return 0
+    return code
 
 
 def _resume_args(args: argparse.Namespace) -> argparse.Namespace:
@@ -588,14 +482,3 @@ def _resume_args(args: argparse.Namespace) -> argparse.Namespace:
     if again.decision_log is not None:  # the same log goes on
         again.force, again.append = False, True
     return again
-
-
-def _context(app: SpitApp) -> str:
-    """The game position at the crash, for the report (a file, not the screen)."""
-    try:
-        from spit_tui.engine import format_position
-
-        return f"position: {format_position(app.table.position)}"
-    except Exception as e:
-        return f"position: unknown ({type(e).__name__})"
-

@@ -4,6 +4,9 @@
   usage and exiting, and whose --help reports a failed write (argparse itself
   swallows OSError from its own prints, so `--help > /dev/full` exited 0).
 - `fail`: the one line on stderr for a bad command line (exit status 2).
+- `command`: wraps a subcommand's `main(argv)` so that a `UsageError` raised
+  anywhere in it is that one line, and --help/--version end it with their
+  status (`ParserExit`): the one place that turns a parse into an exit status.
 - `write_out` / `flush_out` / `guarded_stdout`: stdout that says when it
   could not be written (a full disk, a closed pipe) by raising `OutputError`,
   instead of an OSError traceback or Python's "Exception ignored" at exit.
@@ -22,13 +25,14 @@ from `Parser`, reports bad arguments with `fail` and prints with `write_out`.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TextIO, cast
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -46,9 +50,23 @@ class OutputError(Exception):
     """stdout could not be written; the message says why (one line)."""
 
 
+class ParserExit(Exception):
+    """--help or --version has said its piece: the command ends with `status`.
+    (argparse would raise SystemExit, which nothing should have to catch.)"""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message.replace("argument ", ""))
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._print_message(message, sys.stderr)
+        raise ParserExit(status)
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if not message:
@@ -101,6 +119,29 @@ def fail(message: str, prog: str = PROG) -> int:
     """A bad command line: one line on stderr, exit status 2."""
     print(f"{prog}: {one_line(message)} (try {prog} --help)", file=sys.stderr)
     return 2
+
+
+P = ParamSpec("P")
+
+
+def command(prog: str = PROG) -> Callable[[Callable[P, int]], Callable[P, int]]:
+    """A subcommand's `main`, with a bad command line (a `UsageError` raised
+    anywhere in it) as one line and exit status 2, and --help or --version
+    ending it with their own status."""
+
+    def wrap(main: Callable[P, int]) -> Callable[P, int]:
+        @functools.wraps(main)
+        def run(*args: P.args, **kwargs: P.kwargs) -> int:
+            try:
+                return main(*args, **kwargs)
+            except UsageError as e:
+                return fail(str(e), prog)
+            except ParserExit as e:
+                return e.status
+
+        return run
+
+    return wrap
 
 
 def write_out(text: str) -> None:

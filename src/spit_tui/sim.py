@@ -40,7 +40,7 @@ from typing import Any
 from spit_tui.command import (
     OutputError,
     Parser,
-    UsageError,
+    command,
     fail,
     level_argument,
     shown,
@@ -359,13 +359,9 @@ def play_run(
         stop.check()
 
 
+@command(PROG)
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except UsageError as e:
-        return fail(str(e), PROG)
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
+    args = _parser().parse_args(argv)
     if args.games < 1:
         return fail("--games must be at least 1", PROG)
     if args.left == AUTO:

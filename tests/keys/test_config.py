@@ -146,9 +146,9 @@ def test_not_utf8_names_the_line(tmp_path: Path) -> None:
 
 
 def test_layout_option_activates_the_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from spit_tui.keys.cli import choose_keys
+    from spit_tui.startup import Board
 
-    assert choose_keys("ru", None) is not None
+    assert Board(layout="ru").choose_keys() is None
     assert keymap.intent_for("й", "й") == Intent(Player.LEFT, Row.PILE_A, 0)
 
 

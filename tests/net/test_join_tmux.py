@@ -5,6 +5,8 @@
   start the round, a closed terminal pauses the other ("Waiting for RIGHT"),
   the same command run again resumes exactly, and the host quitting ends
   the joined app with one line and a non-zero exit.
+- `host --seat left` plays with the keys its player chose (`--layout fr`, or
+  SPIT_LAYOUT=fr): AZERTY on the board, and an AZERTY key plays its card.
 - (slow) A whole game: a host on 127.0.0.1 in this process and two `join`
   terminals, each key chosen from the host's table and typed into the
   terminal of its seat.
@@ -46,8 +48,10 @@ class Terminals(TmuxServer):
         self.keep = Path(keep) if keep else None
         self.shots = 0
 
-    def start(self, name: str, argv: list[str]) -> None:
+    def start(self, name: str, argv: list[str], env: str = "") -> None:
+        """Run `spit-tui ARGV` in a new session (`env`: assignments to put first)."""
         cmd = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "spit_tui", *argv])
+        cmd = f"{env} {cmd}" if env else cmd
         shell = f"{cmd}; echo EXIT=$?; sleep 60"
         self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
 
@@ -140,6 +144,45 @@ def test_the_host_plays_a_seat_and_a_closed_terminal_comes_back(terms: Terminals
     assert "EXIT=1" in ended and "Traceback" not in ended
     host_end = terms.wait("host", "EXIT=")
     assert "EXIT=0" in host_end and "Traceback" not in host_end
+
+
+def host_plays_azerty(terms: Terminals, extra: list[str], env: str) -> None:
+    """The host's own seat, on the keys chosen for it: the board shows AZERTY,
+    and A (top row, first card: onto pile a) plays where QWERTY's A (middle
+    row: onto pile b) could not."""
+    argv = ["host", "--port", "0", "--seat", "left", "--seed", "7", *extra]
+    terms.start("host", argv, env)
+    screen = terms.wait("host", "On the other terminal:")
+    assert "[A]   [Z]   [E]   [R]   [T]" in screen and "[W]   [X]   [C]" in screen, screen
+    m = re.search(r"On the other terminal: spit-tui (join \S+ \S+)", screen)
+    assert m, screen
+    terms.start("guest", m[1].split())
+    terms.wait("host", "both press any key")
+    time.sleep(0.5)  # the stale-key window of the spit call
+    terms.send("host", "a")
+    terms.send("guest", "p")
+    playing = terms.wait("host", "play!")
+    # the deal of seed 7: LEFT shows K♠ 2♠ A♣ 8♦ 7♦, the piles start on 2♦ and 9♠
+    assert re.search(r"K♠│ │ 2♠│ │ A♣│ │ 8♦│ │ 7♦│ +│ 2♦│ +│ 9♠│", playing), playing
+    time.sleep(0.3)  # past the stale-key window of the new phase
+    terms.send("host", "e")  # AZERTY's third top key: A♣ onto 2♦ (pile a)
+    terms.wait("host", "LEFT A♣ → a")
+    terms.send("host", "a")  # AZERTY's first top key: K♠ onto A♣ (on QWERTY: onto 9♠, refused)
+    after = terms.wait("host", "LEFT K♠ → a")
+    assert "LEFT  23 cards" in after, after
+    terms.shot("azerty host", "host", "guest")
+    terms.key("host", "C-q")
+    terms.wait("host", "Quit the game?")
+    terms.key("host", "Enter")
+    assert "EXIT=0" in terms.wait("host", "EXIT=")
+
+
+def test_the_hosts_seat_plays_with_layout_fr(terms: Terminals) -> None:
+    host_plays_azerty(terms, ["--layout", "fr"], "")
+
+
+def test_the_hosts_seat_plays_with_spit_layout_fr(terms: Terminals) -> None:
+    host_plays_azerty(terms, [], "SPIT_LAYOUT=fr")
 
 
 class ThreadHost:

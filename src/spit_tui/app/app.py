@@ -72,6 +72,7 @@ class SpitApp(App[None]):
     ]
     resume_asked = False  # F5 on the opening banner: the command line resumes the stopped game
     startup_note: str | None = None  # one line to show once the board is up
+    end_line: str | None = None  # why the app ended, printed once the terminal is restored
 
     def __init__(
         self,
@@ -350,6 +351,11 @@ class SpitApp(App[None]):
             self, lambda _: self.table.pause("suspended", True), immediate=True
         )
         self.app_resume_signal.subscribe(self, lambda _: self._resumed())
+
+    def finish(self, line: str, code: int = 1) -> None:
+        """End the app with `line` (the command prints it once the terminal is restored)."""
+        self.end_line = line
+        self.exit(return_code=code)
 
     def ended_by_signal(self, signum: int) -> None:
         self.exit(return_code=128 + signum)

@@ -29,15 +29,9 @@ class JoinApp(SpitApp):
         self.game_screen.names_key = ""  # the names are the host's: no F4 on the banner
         self.remote = table
         self._start = start
-        self.end_line: str | None = None  # why the seat ended, for the command to print
 
     def on_mount(self) -> None:  # SpitApp.on_mount runs too (Textual calls each class's)
         self.run_worker(self._start(self), name="seat", exit_on_error=False)
-
-    def finish(self, line: str, code: int = 1) -> None:
-        """End the app with `line` (printed after the terminal is restored)."""
-        self.end_line = line
-        self.exit(return_code=code)
 
     def action_names(self) -> None:
         """The names on the board are the host's: F4 only says so."""

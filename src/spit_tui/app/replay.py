@@ -13,7 +13,6 @@ the table from the record up to that action: replaying is cheap.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,6 +26,7 @@ from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.views import SceneView
 from spit_tui.clock import VirtualClock, clock_text
+from spit_tui.command import Parser, UsageError, command
 from spit_tui.engine import Game, Record, Source
 from spit_tui.table import Outcome, Table
 
@@ -46,6 +46,8 @@ class ReplayApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "spit-tui replay"
     ENABLE_COMMAND_PALETTE = False
+    first_run = False  # a replay never asks which keyboard this is
+    end_line: str | None = None
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "pause_resume", "pause/resume", show=False),
         Binding("right", "step(1)", "forward", show=False),
@@ -256,10 +258,12 @@ class ReplayApp(App[None]):
         self.goto(len(self.record.actions) if where < 0 else where)
 
 
+@command("spit-tui replay")
 def main(argv: list[str]) -> int:
-    """`spit-tui replay GAME_ID|FILE [--db FILE] [--paused]`."""
-    from spit_tui.command import Parser, UsageError, fail, shown
+    """`spit-tui replay GAME_ID|FILE [--db FILE] [--paused] [--layout NAME] [--keys FILE]`."""
+    from spit_tui.command import shown
     from spit_tui.engine import NotationError, Refusal, parse_record
+    from spit_tui.startup import Board, add_board_options
     from spit_tui.store import db
     from spit_tui.store.commands import game_id
     from spit_tui.store.records import read_record
@@ -269,17 +273,13 @@ def main(argv: list[str]) -> int:
     p.add_argument("game", metavar="GAME_ID|FILE", help="a game from 'spit-tui history', or a file")
     p.add_argument("--db", metavar="FILE", help="the history file (default: user data directory)")
     p.add_argument("--paused", action="store_true", help="start paused")
-    try:
-        args = p.parse_args(argv)
-    except UsageError as e:
-        return fail(str(e))
-    except SystemExit as e:
-        return int(e.code or 0)
+    add_board_options(p, log=False)  # the keys on the board are the viewer's
+    args = p.parse_args(argv)
     try:
         number = game_id(args.game)
         if args.game.isascii() and args.game.isdigit() and not Path(args.game).exists():
             if number is None:  # 0, or more than any game id can be
-                return fail(f"no game {shown(args.game)} in the history")
+                raise UsageError(f"no game {shown(args.game)} in the history")
             conn = db.connect_read(Path(args.db) if args.db else db.default_path())
             try:
                 row = conn.execute(
@@ -289,7 +289,9 @@ def main(argv: list[str]) -> int:
             finally:
                 conn.close()
             if row is None:
-                return fail(f"no game {args.game} in the history ('spit-tui history' lists them)")
+                raise UsageError(
+                    f"no game {args.game} in the history ('spit-tui history' lists them)"
+                )
             record = parse_record(record_text(row[0], number))
             title = f"game {args.game}: {escaped(row[1], 16)} v {escaped(row[2], 16)}"
         else:
@@ -298,18 +300,15 @@ def main(argv: list[str]) -> int:
             title = Path(args.game).name + (f": {names[0]} v {names[1]}" if all(names) else "")
         app = ReplayApp(record, title, playing=not args.paused)  # raises if it does not replay
     except db.HistoryError as e:
-        return fail(str(e))
+        raise UsageError(str(e)) from None
     except NotationError as e:
-        return fail(f"{args.game}: {e}")
+        raise UsageError(f"{args.game}: {e}") from None
     except OSError as e:
-        return fail(f"cannot read {args.game}: {e.strerror or e}")
+        raise UsageError(f"cannot read {args.game}: {e.strerror or e}") from None
     except Refusal as e:
-        return fail(f"{args.game}: the record does not replay: {e}")
-    from spit_tui.terminal import terminal_problem
-
-    problem = terminal_problem()
-    if problem is not None:  # as the game says it: one line, exit status 1
-        print(f"spit-tui: {problem}", file=sys.stderr)
-        return 1
-    app.run()
-    return 0
+        raise UsageError(f"{args.game}: the record does not replay: {e}") from None
+    board = Board.from_args(args, argv)
+    refused = board.prepare()
+    if refused is not None:
+        return refused
+    return board.run_sync(app)

@@ -1,16 +1,13 @@
-"""The command line's part in choosing keys: `spit-tui layouts`, and --layout,
---keys and SPIT_LAYOUT resolved into the one key table before the app starts
-(one line on stderr and exit 2 for anything wrong)."""
+"""`spit-tui layouts`: the keyboard layouts as key grids. (--layout, --keys and
+SPIT_LAYOUT are resolved by the one start-up, spit_tui.startup.)"""
 
 from __future__ import annotations
 
-import os
 import sys
 
 from spit_tui.command import shown
-from spit_tui.keys.config import Choice, KeyConfigError, choose, default_path
+from spit_tui.keys.config import default_path
 from spit_tui.keys.layout import grid, preset, preset_names
-from spit_tui.players import keymap
 
 PROG = "spit-tui"
 
@@ -47,14 +44,3 @@ def layouts_command(args: list[str]) -> int:
         print(f"{PROG}: layouts: cannot write: {e.strerror or e}", file=sys.stderr)
         return 1
     return 0
-
-
-def choose_keys(layout_name: str | None, keys_file: str | None) -> Choice | None:
-    """Resolve and activate the layout, or print one line and return None."""
-    try:
-        choice = choose(layout_name, keys_file, os.environ)
-    except KeyConfigError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return None
-    keymap.activate(choice.layout)
-    return choice

@@ -7,6 +7,9 @@ socket), with the join command to give the other player on its banner until
 they come. A seat that drops has `--wait` seconds to come back before its
 room is stopped with one line to everyone still there. The games are stored
 in the host's history, like games at one keyboard (`--db`, `--no-history`).
+The seat starts as every board does (spit_tui.startup): its keys (--layout,
+--keys, SPIT_LAYOUT, keys.toml, the first-run check), the terminal checks
+(before the host listens), the decision log and the crash guard.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import math
 import signal
 import sys
 
-from spit_tui.command import PROG, Parser, UsageError, fail, port_number, shown
+from spit_tui.command import PROG, Parser, UsageError, command, port_number, shown
 from spit_tui.engine import Player
+from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
 from .host import DEFAULT_PORT, WAIT_S, Host
 from .joincmd import valid_host
@@ -66,11 +70,32 @@ def build_parser() -> Parser:
     )
     p.add_argument("--db", metavar="FILE", help="keep the history of games in FILE")
     p.add_argument("--no-history", action="store_true", help="keep no history of these games")
+    add_board_options(p)  # for --seat
     return p
 
 
-async def _play_seat(host: Host, room: Room, seat: Player, invite: str) -> tuple[int, str | None]:
-    """Run the app for the host's own seat until it quits; (exit status, last line)."""
+def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
+    """(the options, the port, the wait); UsageError for a bad command line."""
+    args = build_parser().parse_args(argv)
+    port, wait_s = port_number(args.port), _wait(args.wait)
+    if not valid_host(args.bind):
+        raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
+    if args.seat is None:
+        given = [f"--{n.replace('_', '-')}" for n in BOARD_OPTIONS if getattr(args, n) is not None]
+        if given:
+            raise UsageError(f"{given[0]} is for the seat played here: add --seat")
+        if args.force or args.append:
+            raise UsageError(f"--{'force' if args.force else 'append'} needs --decision-log")
+        return args, port, wait_s
+    problem = board_options_problem(args)
+    if problem is not None:
+        raise UsageError(problem)
+    return args, port, wait_s
+
+
+async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int:
+    """Run the app for the host's own seat until it quits (the one start-up's
+    run: its end line is printed there); the exit status."""
     from spit_tui.app.join import JoinApp
     from spit_tui.clock import RealClock
 
@@ -85,25 +110,17 @@ async def _play_seat(host: Host, room: Room, seat: Player, invite: str) -> tuple
         local.attach(table, lambda line: app.finish(f"{NAME}: {line}"))
 
     app = JoinApp(table, start)
+    app.first_run = board.asks_keyboard()
     try:
-        await app.run_async()
+        return await board.run(app)
     finally:
         local.leave()
-    return app.return_code or 0, app.end_line
 
 
-async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
+async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board | None) -> int:
     from spit_tui.store.session import open_history
 
     bind: str = args.bind
-    seat: str | None = args.seat
-    if seat is not None:
-        from spit_tui.terminal import environment_problem, terminal_problem
-
-        problem = environment_problem() or terminal_problem()
-        if problem is not None:
-            print(f"{PROG}: {problem}", file=sys.stderr)
-            return 1
     history = open_history(args.db, enabled=not args.no_history)
     if history is not None:
         # No first frame to wait for (SpitApp starts its writer after one): start
@@ -132,13 +149,11 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float) -> int:
     assert host.server is not None
     # with --seat the app takes every ending signal itself (app/signals.py), and
     # only while no one else has: so these are for a host without a board
-    stopped_by = _stop_on_signals() if seat is None else []
+    stopped_by = _stop_on_signals() if board is None else []
     try:
-        if seat is not None:
-            code, line = await _play_seat(host, room, Player(("left", "right").index(seat)), invite)
-            if line is not None:
-                print(line, file=sys.stderr)
-            return code
+        if board is not None:
+            seat = Player(("left", "right").index(args.seat))
+            return await _play_seat(room, seat, invite, board)
         await host.server.serve_forever()
     except asyncio.CancelledError:  # Ctrl+C (asyncio.run cancels this task), SIGTERM, SIGHUP
         print(f"{NAME}: stopped", file=sys.stderr)
@@ -167,18 +182,17 @@ def _stop_on_signals() -> list[int]:
     return came
 
 
+@command(NAME)
 def main(argv: list[str]) -> int:
+    args, port, wait_s = parse_args(argv)
+    board = None
+    if args.seat is not None:
+        board = Board.from_args(args, argv, NAME)
+        refused = board.prepare()  # the keys and the terminal, before the host listens
+        if refused is not None:
+            return refused
     try:
-        args = build_parser().parse_args(argv)
-        port, wait_s = port_number(args.port), _wait(args.wait)
-        if not valid_host(args.bind):
-            raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
-    except UsageError as e:
-        return fail(str(e), NAME)
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-    try:
-        return asyncio.run(_run(args, port, wait_s))
+        return asyncio.run(_run(args, port, wait_s, board))
     except KeyboardInterrupt:
         print(f"{NAME}: stopped", file=sys.stderr)
         return 130

@@ -1,18 +1,22 @@
 """`spit-tui join HOST[:PORT] CODE [--seat left|right]` and `join HOST[:PORT] --new-room`.
 
-Everything that can go wrong before the board is up (a bad address, a host
-that cannot be reached, a wrong code, a taken seat) is one line on stderr and
-a non-zero exit, with the terminal never touched; after that, the app ends
-with one line too (the host stopped, the host is gone), printed once the
-terminal is restored.
+Everything that can go wrong before the board is up (a bad address, a key
+setting, a terminal that cannot show the board, a host that cannot be
+reached, a wrong code, a taken seat) is one line on stderr and a non-zero
+exit, with the terminal never touched; after that, the app ends with one line
+too (the host stopped, the host is gone), printed once the terminal is
+restored. The keys, the terminal checks, the decision log and the crash guard
+are the one start-up's (spit_tui.startup), as for a game at one keyboard.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 
-from spit_tui.command import PROG, Parser, UsageError, fail, shown
+from spit_tui.command import PROG, Parser, UsageError, command, shown
+from spit_tui.startup import Board, add_board_options, board_options_problem
 
 from .client import JOIN_S, Client, JoinRefused
 from .host import DEFAULT_PORT
@@ -55,10 +59,8 @@ def check_code(text: str) -> str:
     return code
 
 
-Parsed = tuple[str, int, str | None, str | None, tuple[str | None, str | None]]
-
-
-def parse_args(argv: list[str]) -> Parsed:
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line, checked (UsageError if it is not right)."""
     p = Parser(
         prog=NAME,
         description=(
@@ -70,17 +72,20 @@ def parse_args(argv: list[str]) -> Parsed:
     p.add_argument("code", nargs="?", metavar="CODE", help="the room code the host printed")
     p.add_argument("--seat", choices=("left", "right"), help="the seat to take (the free one)")
     p.add_argument("--new-room", action="store_true", help="make another room; print its code")
-    p.add_argument("--layout", metavar="NAME", help="your keyboard layout (as for spit-tui)")
-    p.add_argument("--keys", metavar="FILE", help="your key config file (as for spit-tui)")
+    add_board_options(p)
     args = p.parse_args(argv)
-    host, port = parse_address(args.address)
+    args.host, args.port = parse_address(args.address)
     if args.new_room:
         if args.code is not None or args.seat is not None:
             raise UsageError("--new-room takes only HOST[:PORT]")
-        return host, port, None, None, (None, None)
+        return args
     if args.code is None:
         raise UsageError("give the room CODE the host printed (or --new-room)")
-    return host, port, check_code(args.code), args.seat, (args.layout, args.keys)
+    args.code = check_code(args.code)
+    problem = board_options_problem(args)
+    if problem is not None:
+        raise UsageError(problem)
+    return args
 
 
 def _unreachable(host: str, port: int, e: BaseException) -> str:
@@ -128,56 +133,46 @@ async def connect(
         return _unreachable(host, port, e)
 
 
-async def _join(host: str, port: int, code: str, seat: str | None) -> int:
+async def _join(args: argparse.Namespace, board: Board) -> int:
     from spit_tui.app.join import JoinApp
     from spit_tui.clock import RealClock
     from spit_tui.net.remote import RemoteTable
-    from spit_tui.terminal import environment_problem, terminal_problem
 
+    host, port = args.host, args.port
     tokens = Tokens()
-    client = await connect(host, port, code, seat, tokens)
+    client = await connect(host, port, args.code, args.seat, tokens)
     if isinstance(client, str):
         print(client, file=sys.stderr)
         return 1
-    problem = environment_problem() or terminal_problem()
-    if problem is not None:  # the seat waits for this command to be run again
+    refused = board.check_terminal()  # (after the seat is taken: a wrong code says so first)
+    if refused is not None:  # the seat waits for this command to be run again
         await client.close()
-        print(f"{PROG}: {problem}", file=sys.stderr)
-        return 1
-    net = NetSeat(client, host, port, code, tokens)
+        return refused
+    net = NetSeat(client, host, port, args.code, tokens)
     table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
 
     async def run(app: JoinApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
 
     app = JoinApp(table, run)
+    app.first_run = board.asks_keyboard()
     try:
-        await app.run_async()
+        return await board.run(app)
     finally:
         await net.close()
-    if app.end_line is not None:
-        print(app.end_line, file=sys.stderr)
-    return app.return_code or 0
 
 
+@command(NAME)
 def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if args.new_room:
+        return asyncio.run(_new_room(args.host, args.port))
+    board = Board.from_args(args, argv, NAME)
+    refused = board.choose_keys()
+    if refused is not None:
+        return refused
     try:
-        host, port, code, seat, (layout, keys) = parse_args(argv)
-    except UsageError as e:
-        return fail(str(e), NAME)
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-    if code is None:
-        return asyncio.run(_new_room(host, port))
-    from spit_tui.keys.cli import choose_keys
-
-    if choose_keys(layout, keys) is None:
-        return 2
-    from spit_tui.terminal import forget_exported_size
-
-    forget_exported_size()
-    try:
-        return asyncio.run(_join(host, port, code, seat))
+        return asyncio.run(_join(args, board))
     except KeyboardInterrupt:
         print(f"{NAME}: stopped", file=sys.stderr)
         return 130

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from spit_tui.clock import clock_text
-from spit_tui.command import Parser, UsageError, fail, shown, write_out
+from spit_tui.command import Parser, UsageError, command, fail, shown, write_out
 from spit_tui.names import MAX_CELLS
 from spit_tui.store import db
 from spit_tui.store.resume import resume_command
@@ -52,22 +52,17 @@ def _open(args: argparse.Namespace) -> sqlite3.Connection | None:
 def _start(
     parser: argparse.ArgumentParser, argv: list[str], empty: str
 ) -> tuple[argparse.Namespace, sqlite3.Connection] | int:
-    """Parse and open the history; an exit status instead when there is nothing to
-    do (--help, a bad argument, a history that cannot be read, or none yet:
-    then `empty` is said, or is the one-line failure if it starts with '!')."""
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as e:
-        return fail(str(e))
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
+    """Parse and open the history; an exit status instead when there is none yet
+    (then `empty` is said, or is the one-line failure if it starts with '!').
+    A bad argument or a history that cannot be read: UsageError."""
+    args = parser.parse_args(argv)
     try:
         conn = _open(args)
     except db.HistoryError as e:
-        return fail(str(e))
+        raise UsageError(str(e)) from None
     if conn is None:
         if empty.startswith("!"):
-            return fail(empty[1:])
+            raise UsageError(empty[1:])
         write_out(empty + "\n")
         return 0
     return args, conn
@@ -89,6 +84,7 @@ def _as_json(s: PlayerStats) -> dict[str, object]:
     return d
 
 
+@command()
 def stats_main(argv: list[str]) -> int:
     from spit_tui.store.statstable import help_epilog
 
@@ -138,6 +134,7 @@ def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None)
 # -- history ------------------------------------------------------------------------
 
 
+@command()
 def history_main(argv: list[str]) -> int:
     p = _parser("history", "The stored games, newest first.")
     p.add_argument("--limit", type=_count, default=20, metavar="N", help="at most N games (20)")
@@ -240,6 +237,7 @@ def game_record(conn: sqlite3.Connection, game_id: int) -> str | None:
     return None if row is None else record_text(row[0], game_id)
 
 
+@command()
 def export_main(argv: list[str]) -> int:
     p = _parser("export", "Write a stored game's record to a file (replay it with 'replay FILE').")
     p.add_argument("game_id", type=_count, metavar="GAME_ID")

@@ -41,7 +41,7 @@ from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from spit_tui.command import PROG, Parser, UsageError, fail, port_number
+from spit_tui.command import PROG, Parser, UsageError, command, port_number
 
 from .pagemsg import BadPageMessage, page_message, start_size
 
@@ -110,10 +110,10 @@ def _join_problem(rest: list[str]) -> str | None:
     from spit_tui.net.joincmd import parse_args as join_args
 
     try:
-        _, _, code, _, _ = join_args(rest)
+        args = join_args(rest)
     except UsageError as e:
         return f"join: {e}"
-    if code is None:
+    if args.new_room:
         return "join --new-room prints a room code and ends: nothing to serve"
     return None
 
@@ -253,13 +253,9 @@ class GameServer(Server):
         )
 
 
+@command(NAME)
 def main(argv: list[str]) -> int:
-    try:
-        port, game = parse_args(argv)
-    except UsageError as e:
-        return fail(str(e), NAME)
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
+    port, game = parse_args(argv)
     try:
         sock = listen(port)
     except OSError as e:

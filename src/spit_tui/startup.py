@@ -1,0 +1,234 @@
+"""One start-up for every command that shows a board: the game (`spit-tui`),
+`join`, `host --seat` and `replay`.
+
+Each of them, in this order:
+1. takes the same options for keys and the decision log (`add_board_options`,
+   checked by `board_options_problem`);
+2. chooses the keys (--keys FILE, --layout NAME, SPIT_LAYOUT, keys.toml, else
+   US QWERTY with the first-run check asking), then checks the environment
+   (Textual's own settings) and the terminal (`Board.prepare`): a bad key
+   setting is one line and exit status 2 (a bad command line), anything about
+   the environment or the terminal one line and `ENVIRONMENT` (1);
+3. does its own part (reads the record, takes the seat, starts the host) and
+   builds the app;
+4. runs it through `Board.run`: the decision log, the crash guard (an
+   unexpected error is one line and a report file, never a traceback), the
+   run, then the app's end line, printed once the terminal is restored.
+
+So a player's keys, a crash and a bad terminal read the same on every door.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from spit_tui import crash
+from spit_tui.command import PROG, fail, shown
+
+if TYPE_CHECKING:
+    from spit_tui.keys.config import Choice
+    from spit_tui.table import Table
+
+ENVIRONMENT = 1  # the exit status when the terminal or the environment cannot show a board
+KEYS = 2  # the exit status for a key setting that cannot be used (a bad command line)
+FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see Board.prepare
+BOARD_OPTIONS = ("layout", "keys", "decision_log")  # their names in an argparse Namespace
+
+
+class BoardApp(Protocol):
+    """What the start-up needs of an app that shows a board."""
+
+    table: Table
+    first_run: bool
+    end_line: str | None  # one line to print once the terminal is restored
+
+    @property
+    def return_code(self) -> int | None: ...
+
+    async def run_async(self) -> Any: ...
+
+
+def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
+    """--layout, --keys and (with `log`) --decision-log with --force/--append."""
+    p.add_argument(
+        "--layout",
+        metavar="NAME",
+        help=(
+            "your keyboard layout: us (default), gb, fr, de, dvorak, ru, ... "
+            "('spit-tui layouts' shows them all; also: environment variable SPIT_LAYOUT)"
+        ),
+    )
+    p.add_argument(
+        "--keys",
+        metavar="FILE",
+        help="read the key config from FILE instead of keys.toml in the config directory",
+    )
+    if not log:
+        return
+    from spit_tui.decision_log import ENV
+
+    p.add_argument(
+        "--decision-log",
+        metavar="FILE",
+        help=(
+            "write every decision (each key press and computer move: applied, illegal, "
+            "too late or ignored) to FILE, one JSON line each, as it happens; for tools "
+            f"and benchmarks (also: environment variable {ENV}). FILE must be a new "
+            "regular file (not a pipe, device or symbolic link)"
+        ),
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--force", action="store_true", help="let --decision-log overwrite an existing file"
+    )
+    mode.add_argument(
+        "--append", action="store_true", help="let --decision-log add to an existing file"
+    )
+
+
+def log_mode(args: argparse.Namespace) -> str:
+    return "overwrite" if args.force else "append" if args.append else "new"
+
+
+def board_options_problem(args: argparse.Namespace) -> str | None:
+    """The decision log's path checked before anything is drawn (SPIT_DECISION_LOG
+    counts as --decision-log); None if fine."""
+    from spit_tui.decision_log import ENV, LogRefused, check_path
+
+    if not hasattr(args, "decision_log"):
+        return None
+    if args.decision_log is None:
+        # an empty variable counts as unset, as shells treat it
+        args.decision_log = os.environ.get(ENV) or None
+    elif args.decision_log == "":
+        return "--decision-log: the file name is empty"
+    if args.decision_log is None:
+        if args.force or args.append:
+            return f"--{'force' if args.force else 'append'} needs --decision-log"
+        return None
+    try:
+        check_path(args.decision_log, log_mode(args))
+    except LogRefused as e:
+        return f"--decision-log: {e}"
+    return None
+
+
+@dataclass
+class Board:
+    """One command's start-up: its name (for its lines), its command line (for a
+    crash report) and its key and log options."""
+
+    prog: str = PROG
+    argv: Sequence[str] = ()
+    layout: str | None = None
+    keys_file: str | None = None
+    log_path: str | None = None
+    log_mode: str = "new"
+    keys: Choice | None = field(default=None, init=False)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, argv: Sequence[str], prog: str = PROG) -> Board:
+        has_log = getattr(args, "decision_log", None) is not None
+        return cls(
+            prog=prog,
+            argv=list(argv),
+            layout=getattr(args, "layout", None),
+            keys_file=getattr(args, "keys", None),
+            log_path=getattr(args, "decision_log", None),
+            log_mode=log_mode(args) if has_log else "new",
+        )
+
+    def prepare(self) -> int | None:
+        """Choose the keys, then check the environment and the terminal: None if
+        the board can be shown, else the exit status (having said why in one line)."""
+        return self.choose_keys() or self.check_terminal()
+
+    def choose_keys(self) -> int | None:
+        """The keys for this run, made the active ones: None, or exit status 2
+        after one line (a key config that cannot be used)."""
+        # Textual draws at most TEXTUAL_FPS frames a second (60 by default), and after
+        # any frame holds the next one back for 17-33 ms, so a key pressed just after
+        # the board redrew by itself (a highlight fading, the round clock) waited for
+        # its frame. The board only changes on events: draw as soon as it does.
+        # Read when Textual is first imported, which is later; the user's own wins.
+        os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
+        from spit_tui.keys.config import KeyConfigError, choose
+        from spit_tui.players import keymap
+
+        try:
+            self.keys = choose(self.layout, self.keys_file, os.environ)
+        except KeyConfigError as e:
+            print(f"{PROG}: {e}", file=sys.stderr)
+            return KEYS
+        keymap.activate(self.keys.layout)
+        return None
+
+    def check_terminal(self) -> int | None:
+        """None if the environment and the terminal can show the board, else
+        ENVIRONMENT after one line saying why."""
+        from spit_tui.terminal import environment_problem, terminal_problem
+
+        problem = environment_problem() or terminal_problem()
+        if problem is not None:
+            print(f"{PROG}: {problem}", file=sys.stderr)
+            return ENVIRONMENT
+        return None
+
+    def asks_keyboard(self) -> bool:
+        """Whether nothing chose a layout (then the first-run check may ask)."""
+        return self.keys is not None and not self.keys.configured
+
+    async def run(self, app: BoardApp) -> int:
+        """Run the app with its decision log (if asked) and the crash guard; the
+        exit status: the app's, or 1 after a crash reported in one line once the
+        terminal is restored; the app's end line, if any, is printed then too."""
+        from spit_tui.decision_log import DecisionLog, LogRefused
+        from spit_tui.terminal import forget_exported_size
+
+        log = None
+        if self.log_path is not None:
+            try:
+                log = DecisionLog(self.log_path, self.log_mode)
+            except LogRefused as e:
+                return fail(f"--decision-log: {e}", self.prog)
+            except OSError as e:
+                return fail(f"--decision-log: {e.strerror or e}: {shown(self.log_path)}", self.prog)
+            log.attach(app.table)
+        crash.arm(app.table.decision_listeners)
+        forget_exported_size()
+        try:
+            crash.injected("start")
+            with crash.quiet_app_errors(app) as caught:
+                await app.run_async()
+        finally:
+            if log is not None:
+                log.close()
+                if log.failure is not None:
+                    print(f"{PROG}: {log.failure}", file=sys.stderr)
+        if caught.error is not None:
+            return crash.report(caught.error, self.argv, _context(app))
+        if app.end_line is not None:
+            print(app.end_line, file=sys.stderr)
+        elif app.return_code and caught.printed:
+            sys.stderr.write(caught.printed)
+        return app.return_code or 0
+
+    def run_sync(self, app: BoardApp) -> int:
+        """`run` for a command with no event loop of its own."""
+        return asyncio.run(self.run(app))
+
+
+def _context(app: BoardApp) -> str:
+    """The game position at the crash, for the report (a file, not the screen)."""
+    try:
+        from spit_tui.engine import format_position
+
+        return f"position: {format_position(app.table.position)}"
+    except Exception as e:
+        return f"position: unknown ({type(e).__name__})"
