@@ -32,6 +32,9 @@ def test_seat_names_default_to_left_and_right_and_the_computer_is_its_level() ->
     assert seat_names((None, None)) == ("LEFT", "RIGHT")
     assert seat_names(("ANN", None)) == ("ANN", "RIGHT")
     assert seat_names(("ANN", "BO"), {Player.RIGHT: "hard"}) == ("ANN", "computer (hard)")
+    # an unnamed person against the computer is YOU everywhere, as on the board
+    assert seat_names((None, None), {Player.RIGHT: "hard"}) == ("YOU", "computer (hard)")
+    assert seat_names((None, None), {Player.LEFT: "auto"}) == ("computer (auto)", "YOU")
 
 
 def test_saved_names_are_loaded_next_time(tmp_path: Path) -> None:

@@ -393,9 +393,10 @@ def _new_app(
         seats = {p: level for p in (Player.LEFT, Player.RIGHT)} if args.demo else {side: level}
         times = None
         if level == "auto" and not args.no_history:
+            from spit_tui.names import YOU
             from spit_tui.players.auto import stored_reaction_times
 
-            person = given[side.other]
+            person = given[side.other] or YOU  # the name its games are kept under
             times = stored_reaction_times(person, args.db)
         return ComputerApp(
             computer=seats,
@@ -436,12 +437,12 @@ def _stopped_game(args: argparse.Namespace) -> Stopped | None:
         side, level = next(iter(computer.items()))
         args.vs_computer, args.computer_side, args.level = True, side.name.lower(), level
     args.seed = stopped.record.seed  # the computer's moves and the next game's deal follow it
-    # the people's names (the computer's is its level; LEFT and RIGHT are nobody's)
+    # the people's names (the computer's is its level; LEFT, RIGHT and YOU are nobody's)
     from spit_tui.engine import Player
-    from spit_tui.names import DEFAULT_NAMES
+    from spit_tui.names import DEFAULT_NAMES, YOU
 
     args.left_name, args.right_name = (
-        None if p in computer or name == DEFAULT_NAMES[p] else name
+        None if p in computer or name in (DEFAULT_NAMES[p], YOU) else name
         for p, name in zip(Player, stopped.names, strict=True)
     )
     return stopped

@@ -30,6 +30,9 @@ from spit_tui.userfiles import FileRefused, read_small
 
 MAX_CELLS = 16
 DEFAULT_NAMES = ("LEFT", "RIGHT")
+YOU = "YOU"  # an unnamed person against the computer: on the board, in the history, the stats
+COMPUTER = "COMPUTER"  # the name on the computer's half of the board (its level shows beside it)
+
 FILE_NAME = "players.toml"
 MAX_FILE_BYTES = 4096
 _KEYS = ("left", "right")
@@ -57,14 +60,32 @@ def computer_name(level: str) -> str:
 
 
 def seat_names(given: Given, computer: Mapping[Player, str] | None = None) -> tuple[str, str]:
-    """Each seat's name: the computer's level, the name given, or LEFT/RIGHT."""
+    """Each seat's name: the computer's level, the name given, or LEFT/RIGHT;
+    an unnamed person against the computer is YOU, as the board calls them, so
+    the history, the stats and the replay say what the game said ("You win")."""
     computer = computer or {}
     out = []
     for p in Player:
         if p in computer:
             out.append(computer_name(computer[p]))
         else:
-            out.append((given[p] or DEFAULT_NAMES[p]).strip())
+            unnamed = YOU if computer else DEFAULT_NAMES[p]
+            out.append((given[p] or unnamed).strip())
+    return out[0], out[1]
+
+
+def board_names(stored: tuple[str, str], computer: Mapping[Player, str]) -> tuple[str, str]:
+    """The names a stored game's board showed: COMPUTER on the computer's half,
+    YOU for a person who had no name against it (stored as YOU, or as LEFT or
+    RIGHT before), the name otherwise. The replay shows these."""
+    out = []
+    for p in Player:
+        if p in computer:
+            out.append(COMPUTER)
+        elif computer and stored[p] in (DEFAULT_NAMES[p], YOU):
+            out.append(YOU)
+        else:
+            out.append(stored[p])
     return out[0], out[1]
 
 

@@ -88,7 +88,7 @@ async def test_against_the_computer_only_the_person_has_a_box_and_its_level_is_i
         assert [i.id for i in app.screen.query(Input)] == ["name-L"]
         await pilot.press("end", "backspace", "backspace", "backspace", "enter")
         assert app.table.names == ("YOU", "COMPUTER")  # no name: spoken to as "you"
-        assert writer.names == ("LEFT", "computer (hard)")
+        assert writer.names == ("YOU", "computer (hard)")  # the history says what the board does
         assert app.table.computer_level(Player.RIGHT) == "hard"  # still the computer's half
 
 

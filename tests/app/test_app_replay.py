@@ -114,3 +114,38 @@ def test_the_replay_screen(snap_compare: object) -> None:
         app.goto(30)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=before)  # type: ignore[operator]
+
+
+async def test_a_game_against_the_computer_replays_as_the_game_showed_it() -> None:
+    """The person unnamed against the computer is YOU (as on the board and in the
+    history; records stored as LEFT before say YOU too), the computer's half
+    is COMPUTER with its level and no keys."""
+    from spit_tui.store.resume import computer_tag
+
+    rec, _ = _record()
+    for stored in ("YOU", "LEFT"):
+        rec.tags.update({"Left": stored, "Right": "computer (hard)"})
+        rec.tags.update(computer_tag({Player.RIGHT: "hard"}))
+        app = ReplayApp(rec, "game 1: YOU v computer (hard)", playing=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.goto(len(rec.actions))
+            await pilot.pause()
+            assert app.table.names == ("YOU", "COMPUTER")
+            assert app.table.computer_level(Player.RIGHT) == "hard"
+            text = "\n".join(
+                "".join(seg.text for seg in line) for line in app.query_one(BoardView).lines()
+            )
+            assert "[Y]" not in text and "[Q]" in text  # no keys on the computer's half
+            banner = app.query_one(Banner).render().plain
+            assert ("You win" in banner) or ("COMPUTER wins" in banner)
+
+
+def test_the_header_fits_100_columns_and_says_the_time_is_real_time() -> None:
+    from spit_tui.app.replay import header_line
+
+    tail = "round 12 · action 400/412 · 12:34/15:00 real time · x0.5 · playing"
+    title = "game 123: " + "W" * 16 + " v " + "computer (auto)"
+    for width in (80, 100):
+        line = header_line(title, tail, width)
+        assert line.cell_len <= width and line.plain.endswith(tail)
+    assert header_line("game 1: ANN v BO", tail, 100).plain == f" game 1: ANN v BO · {tail}"

@@ -283,3 +283,12 @@ async def test_the_app_finds_live_tables_through_the_shows_table_protocol() -> N
         await pilot.press("escape", "ctrl+q")
         assert isinstance(app.screen, QuitScreen)
         assert as_table_screen(app.screen) is None and app.shown_table() is None
+
+
+def test_every_try_it_line_fits_the_help_at_80_columns() -> None:
+    """The help's "Try it" line is 78 cells inside its padding, at 80 columns and
+    (the help stays 80 wide) at 100: a line longer than that loses its end."""
+    from rich.text import Text
+
+    for page in PAGES:
+        assert Text(f"Try it: {page.try_it}").cell_len <= 78, page.title

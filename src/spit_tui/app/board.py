@@ -47,8 +47,11 @@ def shown_rows(manual_flip: bool) -> list[Row]:
     return rows
 
 
-def row_legend(phase: Phase, single_pile: bool, row: Row) -> str:
-    """What a key row does now: the same row means the same pile in every phase."""
+def row_legend(phase: Phase, single_pile: bool, row: Row, waiting: bool = False) -> str:
+    """What a key row does now: the same row means the same pile in every phase;
+    nothing while the game waits (for a seat, or for a resumed game's Enter)."""
+    if waiting and phase is not Phase.OVER:
+        return "(waiting)"
     if phase is Phase.SPIT:
         return "any key: spit!"
     if phase is Phase.OVER:
@@ -212,6 +215,7 @@ def keys_lines(
     manual_flip: bool,
     base: Style,
     seats: tuple[str | None, str | None] = (None, None),
+    waiting: bool = False,
 ) -> tuple[Line, ...]:
     """The keys under each player's stockpiles, from the one key table, and
     between them what each key row does now. A half the computer plays has no
@@ -219,7 +223,7 @@ def keys_lines(
     rows = shown_rows(manual_flip)
     out = []
     for i, row in enumerate(rows):
-        legend = Text(f"◂ {row_legend(phase, single, row)} ▸".center(CENTRE_W), DIM)
+        legend = Text(f"◂ {row_legend(phase, single, row, waiting)} ▸".center(CENTRE_W), DIM)
         halves = [
             key_line(phase, row, p) if seat is None else seat_line(seat if i == 0 else "", p)
             for p, seat in zip((Player.LEFT, Player.RIGHT), seats, strict=True)
@@ -301,7 +305,7 @@ class BoardView(LinesView):
         return (
             s.sides, s.pile_tops, s.pile_sizes, s.lit, s.left_slot, s.phase, s.options,
             s.messages, s.feed,
-            s.owners, s.trend, s.scores, s.names, s.computer, s.pings,
+            s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.away, s.waiting,
         )
 
     def lines(self) -> list[Line]:
@@ -315,7 +319,10 @@ class BoardView(LinesView):
         rows = [bar_line(s, base, BOARD_W, marks)] if self.bar else []
         rows += [left[i] + centre[i] + right[i] for i in range(5)]
         rows += feed_lines(s, base, SIDE_W, CENTRE_W)
-        rows += keys_lines(s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s))
+        rows += keys_lines(
+            s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s),
+            s.away is not None,
+        )
         pings = ping_words(s)
         rows.append(_blank_line(base) if pings is None else _ping_line(pings, base))
         rows.append(ml[0] + mr[0])
@@ -323,11 +330,13 @@ class BoardView(LinesView):
 
 
 def ping_words(scene: Scene) -> tuple[str, str] | None:
-    """Each seat's round trip to a host, in words (None at one keyboard)."""
+    """Each seat's round trip to a host, in words (None at one keyboard); a
+    seat the game waits for is away, not a number of ms old."""
     if scene.pings is None:
         return None
     left, right = (
-        f"{scene.names[p]} ping {'…' if ms is None else f'{ms} ms'}"
+        f"{scene.names[p]} away" if scene.waiting == scene.names[p]
+        else f"{scene.names[p]} ping {'…' if ms is None else f'{ms} ms'}"
         for p, ms in zip(Player, scene.pings, strict=True)
     )
     return left, right

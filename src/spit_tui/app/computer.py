@@ -19,9 +19,9 @@ from textual import events
 from textual.binding import Binding
 
 from spit_tui.app import SpitApp
-from spit_tui.app.views import YOU
 from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
+from spit_tui.names import COMPUTER, YOU
 from spit_tui.players.auto import AUTO, AutoLevel, auto_label
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LADDER, level_named, start_rung
@@ -29,7 +29,6 @@ from spit_tui.players.level import Level
 from spit_tui.store.records import fresh_seed
 from spit_tui.table import Table
 
-COMPUTER = "COMPUTER"  # the name on the computer's half (its level shows beside it)
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
 # The app's own keys (quit, help, suspend: its priority bindings) keep their
 # meaning in the demo; every other key ends it. Read off the bindings, so a key

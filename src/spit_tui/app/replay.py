@@ -28,10 +28,28 @@ from spit_tui.app.views import SceneView
 from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.command import Parser, UsageError, command
 from spit_tui.engine import Game, Record, Source
+from spit_tui.names import board_names
+from spit_tui.store.resume import computer_seats
 from spit_tui.table import Outcome, Table
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 MAX_WAIT_S = 5.0  # a long think (or a player away) is shown shortened to this, at x1
+
+
+def header_line(heading: str, tail: str, width: int) -> Text:
+    """The replay's one header line: the game's title, cut to leave room for
+    where the replay stands (`tail`), which is never cut."""
+    head = Text(" ", "bold")
+    if heading:
+        room = max(0, (width or 80) - len(tail) - 5)
+        title = Text(heading)
+        if title.cell_len > room:
+            title.truncate(max(1, room - 1))
+            title.append("…")
+        head.append_text(title)
+        head.append(" · ")
+    head.append(tail)
+    return head
 
 
 class ReplayTable(Table):
@@ -114,8 +132,10 @@ class ReplayApp(App[None]):
     def _seated(self, game: Game) -> Table:
         table = ReplayTable(game, VirtualClock(0.0))  # the game began at 0
         names = (self.record.tags.get("Left"), self.record.tags.get("Right"))
+        computer = computer_seats(self.record.tags)
         if names[0] and names[1]:
-            table.seat((names[0], names[1]))
+            # as the game showed them: COMPUTER with its level and no keys, YOU
+            table.seat(board_names((names[0], names[1]), computer), computer=computer)
         return table
 
     def _submit(self, table: Table, i: int) -> bool:
@@ -182,12 +202,13 @@ class ReplayApp(App[None]):
             state = "end"
         t = self.times[self.index - 1] if self.index else 0.0
         total = self.times[-1] if self.times else 0.0
-        head = Text(f" {self.heading} · " if self.heading else " ", "bold")
-        head.append(
+        # the time as it passed at the table (waits included), as the history's
+        # "play time" is not: each says which it is
+        tail = (
             f"round {self.round_no} · action {self.index}/{n} · "
-            f"{clock_text(t)}/{clock_text(total)} · x{self.speed:g} · {state}"
+            f"{clock_text(t)}/{clock_text(total)} real time · x{self.speed:g} · {state}"
         )
-        self.query_one("#header", Static).update(head)
+        self.query_one("#header", Static).update(header_line(self.heading, tail, self.size.width))
 
     # -- playing ---------------------------------------------------------------------
 

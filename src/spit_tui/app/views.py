@@ -15,6 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from spit_tui.engine import Player
+from spit_tui.names import YOU
 from spit_tui.scene import Scene
 
 DIM = Style(dim=True)
@@ -32,7 +33,7 @@ def player_name(p: Player, scene: Scene) -> str:
     return scene.names[p]
 
 
-YOU = "YOU"  # the human's name against the computer: spoken to in the second person
+# YOU (spit_tui.names): the human's name against the computer, spoken to in the second person
 
 
 def subject(p: Player, scene: Scene) -> str:

@@ -118,7 +118,7 @@ PAGES: tuple[Page, ...] = (
         "beneath it turns up. Moving a lone card changes nothing, so it is refused.\n"
         "There are never more than five stockpiles.",
         "play 1 two - :3h/4c5c:Jd/-/:Ks/7d:8d 9h 2s/9s :Qh/:Qc/-/Ah2h:3c/:7c Th 0,0",
-        "LEFT: [X] moves J♦ to the gap, [Z] (a lone 3♥) is refused.  RIGHT: [.]",
+        "LEFT: [X] moves J♦ to the gap, [Z] (a lone 3♥) is refused. RIGHT: [.]",
     ),
     Page(
         "Spit!  (R6, R13, D6, D7, D12)",

@@ -157,7 +157,7 @@ def history_main(argv: list[str]) -> int:
     from rich.text import Text  # everything from the file as plain text, never markup
 
     t = Table(title="spit-tui history")
-    for col in ("id", "date", "players", "result", "length", "rounds", "variant"):
+    for col in ("id", "date", "players", "result", "play time", "rounds", "variant"):
         t.add_column(col, no_wrap=True)
     skipped: list[int] = []
     for row in games:
