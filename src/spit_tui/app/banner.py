@@ -55,7 +55,14 @@ def out_but_on(scene: Scene) -> Text | None:
     if scene.phase is not Phase.SLAP or not out:
         return None
     has = says(out[0], scene, "have no cards", "has no cards")
-    return Text(f"{has}, but the game goes on: going out wins in a one-pile round.")
+    for line in (
+        f"{has}, but the game goes on: going out wins in a one-pile round.",
+        f"{has}, but the game goes on: a one-pile round decides.",
+        f"{has}, but the game goes on.",
+    ):
+        if len(line) <= LINE_W:
+            break
+    return Text(line)
 
 
 def summary_lines(end: RoundEnd, scene: Scene) -> list[Text]:
