@@ -175,8 +175,11 @@ async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: i
 async def serve(equalise: bool) -> None:
     """The host process: Host on 127.0.0.1, new rooms unthrottled; ends when stdin closes."""
     from spit_tui.net.host import Host
+    from spit_tui.net.limits import Limits
 
-    host = Host(port=0, seed=1, room_rate=10_000.0, equalise=(equalise, equalise))
+    # every room's two clients come from 127.0.0.1: no per-address limit here
+    host = Host(port=0, seed=1, room_rate=10_000.0, equalise=(equalise, equalise),
+                limits=Limits.open())
     host.lobby.max_rooms = 100_000
     await host.start()
     print(host.port, flush=True)

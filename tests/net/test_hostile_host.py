@@ -19,6 +19,7 @@ from test_host import FAST
 from spit_tui.engine import Player
 from spit_tui.net import host as host_module
 from spit_tui.net.host import Host
+from spit_tui.net.limits import Limits
 from spit_tui.net.protocol import encode, hello, intent
 from spit_tui.store.history import HistoryWriter
 
@@ -176,17 +177,17 @@ async def _until(reader: asyncio.StreamReader, kind: str) -> dict[str, object]:
 
 async def test_refused_keys_on_a_paused_room_leave_no_pile_of_timers(host: Host) -> None:
     """Each refused key set a 1.6 s message expiry on the room's clock, which
-    stands still while a seat is away: 70 keys, 70 timers, never freed."""
+    stands still while a seat is away: 45 keys, 45 timers, never freed."""
     room = host.new_room()
     r, w = await asyncio.open_connection("127.0.0.1", host.port)
     w.write(encode(hello(room.code, "left")))
     await _until(r, "welcome")
     assert room.table.paused  # RIGHT never came
     before = room.table.clock.pending
-    for i in range(70):  # most of the connection's burst
+    for i in range(45):  # most of a stranger's burst (net.limits)
         w.write(encode(intent(("a", "b")[i % 2], i % 5)))
     async with asyncio.timeout(5):
-        while room.seats[Player.LEFT].heard < 70:
+        while room.seats[Player.LEFT].heard < 45:
             await asyncio.sleep(0.01)
     clock = room.table.clock
     assert clock.pending <= before + 2  # one message timer a player at most
@@ -199,15 +200,15 @@ async def test_rooms_that_end_leave_no_table_behind_in_the_history(
 ) -> None:
     """With history on (the default), HistoryWriter held every room's table
     for good: 5,000 expired rooms kept 5,000 tables (+70 MB)."""
-    monkeypatch.setattr(host_module, "UNJOINED_S", 0.2)
-    async with running(history=HistoryWriter(tmp_path / "h.db")) as h:
+    quick = Limits(no_play_s=0.2)
+    async with running(history=HistoryWriter(tmp_path / "h.db"), limits=quick) as h:
         tables = []
         for _ in range(30):
-            room = h.lobby.request_room(asyncio.get_running_loop().time())
+            room = h.lobby.request_room(asyncio.get_running_loop().time(), f"10.0.0.{_}")
             assert not isinstance(room, str)
             tables.append(weakref.ref(room.table))
             del room
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(1.0)
         assert not h.lobby.rooms
         gc.collect()
         alive = sum(t() is not None for t in tables)

@@ -50,6 +50,7 @@ async def test_new_rooms_are_rate_limited_and_one_per_connection(host: Host) -> 
         await Client.new_room("127.0.0.1", host.port)
     assert len(host.lobby.rooms) == 5
     host.lobby.room_bucket.level = 5.0
+    host.lobby.asks.buckets.clear()  # and this address's own bucket
     r, w = await asyncio.open_connection("127.0.0.1", host.port)
     w.write(encode({"type": "new_room"}) + encode({"type": "new_room"}))
     async with asyncio.timeout(3.0):
@@ -64,13 +65,17 @@ async def test_a_full_host_makes_no_room_and_an_unused_room_expires(host: Host) 
     code = await Client.new_room("127.0.0.1", host.port)
     with pytest.raises(JoinRefused, match="no room for another game"):
         await Client.new_room("127.0.0.1", host.port)
-    host._expire(host.lobby.rooms[code])
-    assert code not in host.lobby.rooms
+    room = host.lobby.rooms[code]
+    now = asyncio.get_running_loop().time()
+    host._sweep(now + host.limits.no_play_s - 1)
+    assert code in host.lobby.rooms  # not yet
+    host._sweep(now + host.limits.no_play_s)  # no card played in it: it goes
+    assert code not in host.lobby.rooms and room.table is not None
     with pytest.raises(JoinRefused, match="no room with that code"):
         await Client.join("127.0.0.1", host.port, code)
-    taken = host.new_room()
+    taken = host.new_room()  # the host's own room (not made over the wire) stays
     await Client.join("127.0.0.1", host.port, taken.code)
-    host._expire(taken)  # someone sat down: it stays
+    host._sweep(now + 10 * host.limits.no_play_s)
     assert taken.code in host.lobby.rooms
 
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
 import secrets
 import socket
 import struct
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -25,9 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Options
-from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Table
+from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Decision, Outcome, Table
 
 from .latency import PING_S
+from .limits import Addresses, Limits
 from .protocol import FRAME_S, Message, ProtocolError, encode, read_frame, refused
 from .room import Lobby, Room, Session
 
@@ -45,7 +49,7 @@ WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
 TCP_INFO_SIZE = 232  # bytes of struct tcp_info asked for (Linux 4.6 and later have this much)
 TCPI_MIN_RTT = 148  # offset of tcpi_min_rtt (microseconds) in struct tcp_info
-UNJOINED_S = 600.0  # a room made by `new_room` that no one has sat at by then is dropped
+NOTICE_S = 10.0  # a condition worth a line on the console is told at most this often
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,7 @@ class Host:
         wait_s: float = WAIT_S,
         history: HistoryWriter | None = None,
         trust_pongs: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         """`trust_pongs`: build holds on pings alone, as if every seat were honest;
         only for seats behind a relay TCP cannot see (benchmarks/fairness.py's
@@ -140,7 +145,11 @@ class Host:
         self.idle_s = idle_s
         self.frame_s = frame_s
         self.options = options or Options()
-        self.lobby = Lobby(self._make_table)
+        self.limits = limits or Limits()
+        self.lobby = Lobby(self._make_table, limits=self.limits)
+        self.addresses = Addresses(self.limits)
+        self.on_notice: Callable[[str], None] = lambda line: print(line, file=sys.stderr)
+        self._noticed: dict[str, tuple[float, int]] = {}  # kind -> (last told, since then)
         if room_rate is not None:
             self.lobby.room_bucket = type(self.lobby.room_bucket)(room_rate, room_rate * 10)
         self.lobby.equalise = equalise  # (hold actions, hold views): net.latency
@@ -156,6 +165,7 @@ class Host:
         self.history = history  # where the rooms' games are stored, if anywhere
         self._giving_up: dict[str, asyncio.TimerHandle] = {}
         self.on_room_stopped: Callable[[Room, str], None] = lambda room, line: None
+        self._outer_handler: Any = None
 
     def _make_table(self) -> Table:
         t = self.timings
@@ -169,8 +179,38 @@ class Host:
             stuck_delay_s=t.stuck_delay_s,
         )
 
+    def _notice(self, kind: str, line: str) -> None:
+        """Tell `line` on the console at most once every NOTICE_S per kind,
+        with how many times it happened since (a flood is one line, not
+        thousands)."""
+        now = time.monotonic()
+        told, since = self._noticed.get(kind, (-math.inf, 0))
+        if now - told < NOTICE_S:
+            self._noticed[kind] = (told, since + 1)
+            return
+        more = f" ({since} more in the last {NOTICE_S:g} s)" if since else ""
+        self._noticed[kind] = (now, 0)
+        self.on_notice(f"host: {line}{more}")
+
+    def _loop_problem(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio logs a traceback for every accept that fails for want of
+        descriptors; we say it in one line, once in a while."""
+        message = str(context.get("message", ""))
+        if message.startswith("socket.accept() out of system resource"):
+            e = context.get("exception")
+            why = e.strerror if isinstance(e, OSError) and e.strerror else message
+            self._notice("accept", f"cannot accept connections: {why}")
+            return
+        if self._outer_handler is not None:
+            self._outer_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
     async def start(self) -> None:
         """Listen (OSError if the address cannot be had); `port` is then the real port."""
+        loop = asyncio.get_running_loop()
+        self._outer_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_problem)
         self.server = await asyncio.start_server(self._serve, self.bind, self.port)
         self.port = self.server.sockets[0].getsockname()[1]
         self._pinger = asyncio.get_running_loop().create_task(self._ping_seats())
@@ -186,6 +226,8 @@ class Host:
             await asyncio.sleep(PING_S / PING_SLICES)
             k = (k + 1) % PING_SLICES
             self._ping_slice(k, loop.time())
+            if k == 0:
+                self._sweep(loop.time())
 
     def _ping_slice(self, k: int, now: float) -> None:
         """Ping slice `k` of the rooms (its own frame: a room ended since is not
@@ -210,15 +252,21 @@ class Host:
         if self.history is not None:
             self.history.attach(room.table)
         self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))
-        if room.expires:
-            asyncio.get_running_loop().call_later(UNJOINED_S, self._expire, room)
+        room.played_at = asyncio.get_running_loop().time()
+        room.table.decision_listeners.append(partial(self._played, room))
 
-    def _expire(self, room: Room) -> None:
-        """Drop a room made over the wire that no one ever sat at."""
-        if all(seat.token is None for seat in room.seats.values()):
-            task = self._drop(room)
-            if task is not None:
-                task.cancel()
+    @staticmethod
+    def _played(room: Room, d: Decision) -> None:
+        if d.source == "key" and d.outcome is Outcome.APPLIED:
+            room.played_at = asyncio.get_running_loop().time()
+
+    def _sweep(self, now: float) -> None:
+        """Stop each room made over the wire in which no card was played for
+        `limits.no_play_s` (sitting in it, or pinging from it, is not play)."""
+        quiet = self.limits.no_play_s
+        for room in [r for r in self.lobby.rooms.values() if r.expires]:
+            if now - room.played_at >= quiet:
+                self._stop(room, f"no card played for {quiet:g} s: the room is closed")
 
     def _seats_changed(self, room: Room) -> None:
         """A seat came or went: a seat that dropped has `wait_s` to come back."""
@@ -232,13 +280,19 @@ class Host:
 
     def _give_up(self, room: Room) -> None:
         """Nobody came back in time: store the game as it stands and stop the room."""
-        self._giving_up.pop(room.code, None)
         who = room.waiting or "a player"
-        line = f"{who} did not come back within {self.wait_s:g} s: the game is stopped"
+        self._stop(room, f"{who} did not come back within {self.wait_s:g} s: the game is stopped")
+
+    def _stop(self, room: Room, line: str) -> None:
+        """Store the room's game as it stands, drop the room, tell who is there."""
+        timer = self._giving_up.pop(room.code, None)
+        if timer is not None:
+            timer.cancel()
         self._store(room)
         task = self._drop(room)
         if task is not None:
             task.cancel()
+        room.on_seats = lambda: None  # the seats leaving now start no wait
         for seat in room.seats.values():
             if seat.conn is not None:
                 seat.conn.close(line)
@@ -286,13 +340,32 @@ class Host:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         self.connections += 1
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        why = self.addresses.admit(address)
+        if why is not None:
+            # Said and closed at once: lingering would hold the descriptor
+            # the limit is there to keep free.
+            self._notice("refused", f"refusing connections: {why}")
+            with contextlib.suppress(OSError, RuntimeError):
+                writer.write(encode(refused(why)))
+            writer.close()
+            return
+        try:
+            await self._admitted(reader, writer, address)
+        finally:
+            self.addresses.release(address)
+
+    async def _admitted(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str
+    ) -> None:
         loop = asyncio.get_running_loop()
         me = asyncio.current_task()
         if me is not None:
             self._serving.add(me)
             me.add_done_callback(self._serving.discard)
         conn = StreamConn(writer)
-        session = Session(self.lobby, conn, loop.time())
+        session = Session(self.lobby, conn, loop.time(), address)
         try:
             while not conn.closed:
                 limit = self.handshake_s if session.room is None else self.idle_s

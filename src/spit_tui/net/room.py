@@ -35,6 +35,7 @@ from spit_tui.players.keymap import Intent, Row
 from spit_tui.table import Decision, Table
 
 from .latency import Rtt, distance, holds, unusual
+from .limits import PLAYING_S, Bucket, Limits, RoomAsks
 from .protocol import VERSION, Message, ProtocolError, check_client_message
 from .seatview import SEAT_NAMES, seat_view
 
@@ -80,24 +81,6 @@ class Proves(Protocol):
     def proven_rtt(self) -> float | None: ...
 
 
-class Bucket:
-    """A token bucket: `take(now)` is False when the sender is over the rate."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST, now: float = 0.0) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.level = burst
-        self.last = now
-
-    def take(self, now: float) -> bool:
-        self.level = min(self.burst, self.level + max(0.0, now - self.last) * self.rate)
-        self.last = max(self.last, now)
-        if self.level < 1.0:
-            return False
-        self.level -= 1.0
-        return True
-
-
 @dataclass(slots=True)
 class Seat:
     token: str | None = None  # None: never taken
@@ -127,6 +110,8 @@ class Room:
     trust_pongs: bool = False  # believe pings alone (a relay TCP cannot see: benchmarks only)
     expires: bool = False  # made by `new_room`: dropped if no one takes a seat in time
     on_seats: Callable[[], None] = lambda: None  # the host: a seat came or went
+    owner: str | None = None  # the client address that asked for it (`new_room`)
+    played_at: float = 0.0  # the host's time of the last card played (or of its making)
 
     def __post_init__(self) -> None:
         self.table.listeners.append(self.flush)
@@ -208,6 +193,11 @@ class Room:
     def _heard(self, d: Decision) -> None:
         if d.source == "key":
             self.seats[d.player].heard += 1
+
+    def playing(self, now: float) -> bool:
+        """Both seats here and a card played lately: its players are never
+        charged to the strangers' budget (net.limits)."""
+        return self.waiting is None and now - self.played_at <= PLAYING_S
 
     # -- latency equalisation (net.latency) --------------------------------------------
 
@@ -332,8 +322,12 @@ class Lobby:
         max_rooms: int = MAX_ROOMS,
         room_rate: float = ROOM_RATE,
         room_burst: float = ROOM_BURST,
+        limits: Limits | None = None,
     ) -> None:
         self.make_table = make_table
+        self.limits = limits or Limits()
+        self.asks = RoomAsks(self.limits)
+        self.strangers = Bucket(self.limits.stranger_rate, self.limits.stranger_burst)
         self.rooms: dict[str, Room] = {}
         self.on_new_room: Callable[[Room], None] = lambda room: None
         self.max_rooms = max_rooms
@@ -352,22 +346,34 @@ class Lobby:
         self.on_new_room(room)
         return room
 
-    def request_room(self, now: float) -> Room | str:
-        """A room asked for over the wire (`new_room`), or why not (one line)."""
+    def request_room(self, now: float, address: str = "") -> Room | str:
+        """A room asked for over the wire (`new_room`) from `address`, or why
+        not (one line). The host-wide bucket slows only addresses that hold
+        rooms already, so a flood from some cannot deny everyone else."""
         if len(self.rooms) >= self.max_rooms:
             return "this host has no room for another game"
-        if not self.room_bucket.take(now):
+        held = sum(1 for r in self.rooms.values() if r.owner == address)
+        why = self.asks.refuse(address, held, len(self.rooms), self.max_rooms, now)
+        if why is not None:
+            return why
+        if held and not self.room_bucket.take(now):
             return "too many new rooms: try again in a moment"
-        return self.new_room(expires=True)
+        room = self.new_room(expires=True)
+        room.owner = address
+        room.played_at = now
+        return room
 
 
 class Session:
     """One connection to the host, from its first byte to its close."""
 
-    def __init__(self, lobby: Lobby, conn: Conn, now: float) -> None:
+    def __init__(self, lobby: Lobby, conn: Conn, now: float, address: str = "") -> None:
         self.lobby = lobby
         self.conn = conn
-        self.bucket = Bucket(now=now)
+        self.address = address  # the client's address, as the host's limits count it
+        self.bucket = Bucket(RATE, BURST, now)
+        lim = lobby.limits
+        self.stranger = Bucket(lim.stranger_conn_rate, lim.stranger_conn_burst, now)
         self.room: Room | None = None
         self.seat: Player | None = None
         self.made_room = False
@@ -380,6 +386,14 @@ class Session:
         if not self.bucket.take(now):
             self.close("too many messages: slow down")
             return
+        playing = self.room is not None and self.seat is not None and self.room.playing(now)
+        if not playing:  # a stranger: charged to the strangers' budgets (net.limits)
+            if not self.stranger.take(now):
+                self.close("too many messages: slow down")
+                return
+            if not self.lobby.strangers.take(now):
+                self.close("this host is busy: try again in a moment")
+                return
         try:
             msg = check_client_message(body)
         except ProtocolError as e:
@@ -409,7 +423,7 @@ class Session:
         if self.made_room or self.room is not None:
             self.close("one new room per connection")
             return
-        room = self.lobby.request_room(now)
+        room = self.lobby.request_room(now, self.address)
         if isinstance(room, str):
             self.close(room)
             return
