@@ -11,11 +11,16 @@ writer goes on storing new games wherever the file is still a history."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from storekit import rows, stored_match
 from test_resume_store import stop_a_game
 
@@ -144,3 +149,64 @@ def test_a_history_that_is_no_longer_one_is_one_line_and_left_as_it_was(
     writer.close()
     assert len(told) == 1 and "damaged" in told[0] and "\n" not in told[0]
     assert path.read_bytes() == was
+
+
+# -- any column, any value -----------------------------------------------------------
+
+COLUMNS = {
+    "games": [
+        "started", "left_name", "right_name", "variant", "target", "manual_flip", "seed",
+        "result", "finished", "play_seconds", "rounds", "record", "final_position",
+        "clock_seconds",
+    ],
+    "game_players": [
+        "seat", "name", "won", "cards", "slaps_won", "races_won", "races_lost", "reactions",
+    ],
+}
+VALUES = st.one_of(
+    st.none(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=30),
+    st.sampled_from(["[/]", "[bold]x", "\x1b[2J\x1b]0;t\x07", "abc", "", "L", "R", "1e400"]),
+    st.binary(max_size=30),
+)
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(sorted(COLUMNS)).flatmap(
+            lambda table: st.tuples(st.just(table), st.sampled_from(COLUMNS[table]))
+        ),
+        st.integers(min_value=1, max_value=4),  # which game
+        VALUES,
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=25, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(edits=EDITS)
+def test_any_value_in_any_column_is_never_an_internal_error(
+    base: Path, tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[Any, int, object]]
+) -> None:
+    path = tmp_path_factory.mktemp("any") / "h.sqlite3"
+    shutil.copy(base, path)
+    conn = sqlite3.connect(path)
+    for (table, column), game, value in edits:
+        key = "id" if table == "games" else "game_id"
+        with contextlib.suppress(sqlite3.IntegrityError):  # NOT NULL: the file refuses it
+            conn.execute(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (value, game))
+    conn.commit()
+    conn.close()
+    for argv in (
+        ["stats"], ["stats", "--json"], ["history"], ["export", "1", "-"], ["--resume"],
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.main([*argv, "--db", str(path)])
+        _clean(out.getvalue(), err.getvalue())
+        assert code in (0, 1, 2), (argv, code, err.getvalue())
+    find_stopped(path)  # a game or None, never an exception
+    _, _, writer = stored_match(path, 7, names=("CY", "DI"))
+    assert writer.problem is None, writer.problem
