@@ -91,6 +91,30 @@ def port_number(text: str, option: str = "--port") -> int:
     return int(text)
 
 
+LOCAL_BINDS = ("127.0.0.1", "::1", "localhost")
+
+
+def add_bind_argument(p: argparse.ArgumentParser) -> None:
+    """--bind for a command that listens: this machine only unless told."""
+    p.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)",
+    )
+
+
+def exposure_note(bind: str, what: str) -> str | None:
+    """The line a listening command says at start when `bind` reaches beyond
+    this machine (None when it does not)."""
+    if bind in LOCAL_BINDS or bind.startswith("127."):
+        return None
+    return (
+        f"note: {what} listens on {bind}, beyond this machine: anyone who can reach "
+        "this address can connect"
+    )
+
+
 def level_argument(text: str) -> str:
     """A computer level as given (lower case): a level's name, a rung, random
     or auto; an argparse type, so a bad one is argparse's one line."""

@@ -20,7 +20,16 @@ import math
 import signal
 import sys
 
-from spit_tui.command import PROG, Parser, UsageError, command, port_number, shown
+from spit_tui.command import (
+    PROG,
+    Parser,
+    UsageError,
+    add_bind_argument,
+    command,
+    exposure_note,
+    port_number,
+    shown,
+)
 from spit_tui.engine import Player
 from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
@@ -52,12 +61,7 @@ def build_parser() -> Parser:
         description="Host games for players on other terminals: prints a room code to join with.",
     )
     p.add_argument("--port", default=str(DEFAULT_PORT), help=f"port to listen on ({DEFAULT_PORT})")
-    p.add_argument(
-        "--bind",
-        default="127.0.0.1",
-        metavar="ADDR",
-        help="address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)",
-    )
+    add_bind_argument(p)
     p.add_argument("--seed", type=int, metavar="N", help="shuffle the rooms' games from N")
     p.add_argument(
         "--seat", choices=("left", "right"), help="play this seat of the first room here yourself"
@@ -146,10 +150,13 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
     invite = f"{PROG} join {where} {room.code}"
     print(f"hosting on {where}; room code {room.code}", flush=True)
     print(f"join with: {invite}", flush=True)
+    note = exposure_note(bind, "the host")
+    if note is not None:
+        print(f"{note}; the wire is not encrypted: over the internet, use ssh-serve", flush=True)
     assert host.server is not None
     # with --seat the app takes every ending signal itself (app/signals.py), and
     # only while no one else has: so these are for a host without a board
-    stopped_by = _stop_on_signals() if board is None else []
+    stopped_by = stop_on_signals() if board is None else []
     try:
         if board is not None:
             seat = Player(("left", "right").index(args.seat))
@@ -163,7 +170,7 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
     return 0
 
 
-def _stop_on_signals() -> list[int]:
+def stop_on_signals() -> list[int]:
     """SIGTERM and SIGHUP (the host's terminal closed) stop the host as Ctrl+C
     does: the games in play are stored, and the exit status is 128 + N. The
     list holds the signal that came."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
 from spit_tui.command import PROG, Parser, UsageError, command, shown
@@ -24,6 +25,7 @@ from .room import CODE_ALPHABET, CODE_CHARS, normal_code
 from .seat import NetSeat, Tokens
 
 NAME = f"{PROG} join"
+INVITE_ENV = "SPIT_INVITE"
 
 
 def valid_host(host: str) -> bool:
@@ -88,6 +90,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def invite_line() -> str | None:
+    """The line that brings the other player, where the door that started this
+    seat gave one (the SSH door, for a room it just made): shown on the board
+    until they come."""
+    line = os.environ.get(INVITE_ENV, "")
+    return line if 0 < len(line) <= 200 and line.isascii() and line.isprintable() else None
+
+
 def _unreachable(host: str, port: int, e: BaseException) -> str:
     why = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or "no answer"
     return f"{NAME}: cannot reach {host}:{port}: {why}"
@@ -150,6 +160,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         return refused
     net = NetSeat(client, host, port, args.code, tokens)
     table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
+    table.invite = invite_line()
 
     async def run(app: JoinApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))

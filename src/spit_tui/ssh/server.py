@@ -1,0 +1,440 @@
+"""The SSH server (asyncssh) of `spit-tui ssh-serve`: who comes in, and one
+game process per guest (guestpty.GuestPty) joined to a host's room.
+
+A guest's way in: public-key authentication only (any key, or the keys of
+`--authorized-keys`); the SSH user name is the player's name. A session
+needs a terminal (`ssh -t` when a room code is given as the command). The
+first question is the room (prompt.LinePrompt): a code, or Enter for a new
+room on the game host, whose line to share is shown on the board until the
+friend comes.
+
+How a session ends, and what the guest's terminal gets:
+- the game ends (its own quit, its end line): what it wrote, then RESTORE
+  (harmless after a clean exit; it repairs the terminal after a crash);
+- idle (no byte from the guest for `idle_s`), the server stopping: the game
+  is hung up (it restores the terminal as for a closed window), then RESTORE
+  and one line;
+- a guest that does not read its output for `stall_s`: dropped at once,
+  nothing more is sent (nothing would arrive).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from spit_tui.command import PROG, UsageError
+from spit_tui.net.client import JOIN_S, Client, JoinRefused
+from spit_tui.net.joincmd import check_code
+from spit_tui.paths import state_dir
+
+from .admission import Admission, guest_name_problem
+from .guestpty import GuestPty, clamp_size
+from .prompt import Answer, LinePrompt
+
+IDLE_S = 600.0  # a guest that sends nothing for this long is let go
+STALL_S = 30.0  # a guest whose channel stays full this long is dropped
+HIGH_WATER = 64 * 1024  # bytes waiting for the guest before its game's output waits
+LOGIN_S = 20.0  # time to authenticate
+KEEPALIVE_S = 15.0  # a connection that answers none of 4 of these is gone
+PENDING_PER_ADDRESS = 10  # connections at once from one address, sessions or not
+# what the guest's terminal needs after any game, even one that crashed: the
+# normal screen, the cursor shown, the kitty keyboard flags popped, mouse and
+# bracketed paste off, plain colours
+RESTORE = (
+    b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h\x1b[0m"
+)
+GUEST_ENV = ("SPIT_LAYOUT", "COLORTERM")  # what a guest may set (ssh -o SetEnv=...)
+TERM_DEFAULT = "xterm-256color"
+
+
+def _plain(text: str | None, limit: int = 64) -> str | None:
+    ok = text is not None and 0 < len(text) <= limit and text.isascii() and text.isprintable()
+    return text if ok else None
+
+
+@dataclass
+class Door:
+    """The server's settings and what it holds: the game host guests join,
+    the limits, and the open sessions."""
+
+    game_host: tuple[str, int]
+    admission: Admission = field(default_factory=Admission)
+    idle_s: float = IDLE_S
+    stall_s: float = STALL_S
+    public: str | None = None  # HOST[:PORT] guests reach this server by, for invites
+    guest_home: Path = field(default_factory=lambda: state_dir() / "ssh-guests")
+    sessions: set[GuestSession] = field(default_factory=set)
+    pending: dict[str, int] = field(default_factory=dict)
+    port: int = 0
+    on_session: Callable[[GuestSession], None] = lambda s: None  # a session began
+    on_end: Callable[[GuestSession], None] = lambda s: None  # and ended (its `why`)
+
+    def invite(self, reached: str, code: str) -> str:
+        """The line a guest sends a friend to sit at room `code`."""
+        where = self.public or reached
+        host, _, port = where.rpartition(":") if where.count(":") == 1 else (where, "", "")
+        port = port or str(self.port)
+        opt = "" if port == "22" else f"-p {port} "
+        return f"ssh {opt}-t NAME@{host} {code}"
+
+    async def stop(self) -> None:
+        """End every session as the server stops, each guest told why."""
+        for s in list(self.sessions):
+            s.end(1, "the server is stopping")
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5.0):
+                while self.sessions:
+                    await asyncio.sleep(0.05)
+
+
+class GuestServer(asyncssh.SSHServer):
+    """One SSH connection: its authentication, and at most one session."""
+
+    def __init__(self, door: Door) -> None:
+        self.door = door
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.key: asyncssh.SSHKey | None = None
+        self.session: GuestSession | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        n = self.door.pending.get(self.address, 0) + 1
+        self.door.pending[self.address] = n
+        if n > PENDING_PER_ADDRESS:
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        n = self.door.pending.get(self.address, 1) - 1
+        if n > 0:
+            self.door.pending[self.address] = n
+        else:
+            self.door.pending.pop(self.address, None)
+
+    def begin_auth(self, username: str) -> bool:
+        return True  # always a key: it is the guest's identity
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if not self.door.admission.key_allowed(key, self.address):
+            return False
+        self.key = key
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def session_requested(self) -> GuestSession | bool:
+        if self.session is not None:
+            return False  # one game per connection
+        self.session = GuestSession(self)
+        return self.session
+
+
+class GuestSession(asyncssh.SSHServerSession[bytes]):
+    """One guest: the room question, then their game in a pseudo-terminal."""
+
+    def __init__(self, server: GuestServer) -> None:
+        self.server = server
+        self.door = server.door
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.size = (80, 24)
+        self.term: str | None = None
+        self.command: str | None = None
+        self.prompt: LinePrompt | None = None
+        self.game: GuestPty | None = None
+        self.admitted = False
+        self.ending: tuple[int, str | None] | None = None
+        self.why = ""  # how the session ended, for the server's log and tests
+        self.last_input = 0.0
+        self._timers: list[asyncio.TimerHandle] = []
+        self._stall: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- asyncssh's calls ---------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=HIGH_WATER)
+
+    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
+        self.term = _plain(term_type) or TERM_DEFAULT
+        self.size = clamp_size(int(term_size[0]), int(term_size[1]))
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False  # no sftp, nothing but the game
+
+    def session_started(self) -> None:
+        self.door.sessions.add(self)
+        self.door.on_session(self)
+        self.last_input = asyncio.get_running_loop().time()
+        refusal = self.door.admission.enter(self.server.address)
+        if refusal is not None:
+            return self.end(1, refusal)
+        self.admitted = True
+        name = self.name
+        problem = guest_name_problem(name)
+        if problem is not None:
+            return self.end(2, f"your SSH user name is your player name, and {problem}: {name!r}")
+        if self.term is None:
+            return self.end(2, "the game needs a terminal: run ssh with -t")
+        self._arm_idle()
+        if self.command is not None and self.command.strip():
+            self._spawn(self._answer(self.command))
+        else:
+            self._ask()
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        self.last_input = asyncio.get_running_loop().time()
+        if self.game is not None:
+            self.game.write(data)
+        elif self.prompt is not None and self.ending is None:
+            echo, answer = self.prompt.feed(data)
+            self._send(echo)
+            if answer is not None:
+                self.prompt = None
+                if isinstance(answer, Answer):
+                    self._spawn(self._answer(answer.text))
+                else:
+                    self.end(0, None)
+
+    def terminal_size_changed(self, width: int, height: int, pw: int, ph: int) -> None:
+        self.size = clamp_size(width, height)
+        if self.game is not None:
+            self.game.resize(*self.size)
+
+    def eof_received(self) -> bool:
+        self.end(0, None)
+        return True
+
+    def break_received(self, msec: int) -> bool:
+        return True
+
+    def pause_writing(self) -> None:
+        if self.game is not None:
+            self.game.pause()
+        if self._stall is None:
+            self._stall = asyncio.get_running_loop().call_later(self.door.stall_s, self._stalled)
+
+    def resume_writing(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        if self.game is not None:
+            self.game.resume()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.why = self.why or "the connection closed"
+        if self.game is not None:
+            self.game.hang_up()  # the guest is gone: their game ends as for a closed window
+        self._finish()
+
+    # -- the session's own ----------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        conn = self.server.conn
+        return str(conn.get_extra_info("username")) if conn is not None else ""
+
+    @property
+    def identity(self) -> str | None:
+        """The guest's public key fingerprint, where they offered one."""
+        key = self.server.key
+        return None if key is None else str(key.get_fingerprint("sha256"))
+
+    def _send(self, data: bytes) -> None:
+        if self.chan is None or not data:
+            return
+        with contextlib.suppress(OSError, asyncssh.Error):
+            self.chan.write(data)
+
+    def _line(self, text: str) -> None:
+        self._send(text.replace("\n", "\r\n").encode("utf-8", "replace") + b"\r\n")
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """A session task that failed ends its session, and only that one."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            e = task.exception()
+            self.end(1, f"something went wrong on the server ({type(e).__name__}); sorry")
+
+    def _arm_idle(self) -> None:
+        loop = asyncio.get_running_loop()
+        left = self.last_input + self.door.idle_s - loop.time()
+        if left <= 0:
+            self.end(1, f"nothing typed for {self.door.idle_s:g} s: goodbye")
+            return
+        self._timers.append(loop.call_later(left, self._arm_idle))
+
+    def _stalled(self) -> None:
+        """The guest has not read what was sent for `stall_s`: drop them."""
+        self._stall = None
+        if self.game is not None:
+            self.game.kill()
+        self.ending = (1, None)
+        self.why = f"not reading for {self.door.stall_s:g} s: dropped"
+        if self.server.conn is not None:
+            self.server.conn.abort()
+
+    def _ask(self) -> None:
+        self.prompt = LinePrompt()
+        self._line(f"{PROG}: hello {self.name}.")
+        self._send(b"A room code to join (like k3f9q-2x7mz), or Enter for a new room: ")
+
+    async def _answer(self, text: str) -> None:
+        host, port = self.door.game_host
+        invite = None
+        if text.lower() in ("", "new"):
+            try:
+                async with asyncio.timeout(JOIN_S):
+                    code = await Client.new_room(host, port)
+            except (JoinRefused, OSError, TimeoutError) as e:
+                return self.end(1, f"no new room: the game host said: {e or 'nothing'}")
+            invite = self.door.invite(self._reached(), code)
+        else:
+            try:
+                code = check_code(text)
+            except UsageError as e:
+                if self.command is not None:
+                    return self.end(2, str(e))
+                self._line(str(e))
+                return self._ask()
+        await self._play(code, invite)
+
+    def _reached(self) -> str:
+        conn = self.server.conn
+        sock = conn.get_extra_info("sockname") if conn is not None else None
+        host = str(sock[0]) if sock else "localhost"
+        return f"[{host}]" if ":" in host else host
+
+    def _env(self, invite: str | None) -> dict[str, str]:
+        """The game's environment: the server's, less its own settings, plus
+        the guest's terminal, name, key and the few settings a guest may send."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SPIT_", "LC_", "LANG"))}
+        chan_env = self.chan.get_environment() if self.chan is not None else {}
+        for k in GUEST_ENV:
+            v = _plain(chan_env.get(k), 32)
+            if v is not None:
+                env[k] = v
+        ident = self.identity or f"name:{self.name}"
+        home = self.door.guest_home
+        env.update(
+            TERM=self.term or TERM_DEFAULT,
+            LC_ALL="C.UTF-8",
+            SPIT_PLAYER_NAME=self.name,
+            XDG_CONFIG_HOME=str(home / "config"),  # no one's key config but the defaults
+            XDG_STATE_HOME=str(home / hashlib.sha256(ident.encode()).hexdigest()[:16]),
+        )
+        if self.identity is not None:
+            env["SPIT_PLAYER_KEY"] = self.identity
+        if invite is not None:
+            env["SPIT_INVITE"] = invite
+        return env
+
+    async def _play(self, code: str, invite: str | None) -> None:
+        if self.ending is not None:
+            return
+        host, port = self.door.game_host
+        argv = ["join", f"{host}:{port}", code]
+        game = GuestPty(argv, self._env(invite), self.size, self._send, self._game_over)
+        try:
+            await game.start()
+        except OSError as e:
+            return self.end(1, f"the game could not start: {e.strerror or e}")
+        self.game = game
+        if self.ending is not None:
+            game.hang_up()
+
+    def _game_over(self, status: int) -> None:
+        self._send(RESTORE)
+        code, line = self.ending or (status, None)
+        if line is not None:
+            self._line(f"{PROG}: {line}")
+        self._close(code)
+
+    def end(self, status: int, line: str | None) -> None:
+        """End the session with `line` to the guest; a game is hung up first."""
+        if self.ending is not None:
+            return
+        self.ending = (status, line)
+        self.why = line or f"ended ({status})"
+        self.prompt = None
+        if self.game is not None:
+            self.game.hang_up()  # its end comes back through _game_over
+            return
+        if line is not None:
+            self._line(f"{PROG}: {line}")
+        self._close(status)
+
+    def _close(self, status: int) -> None:
+        if self.chan is not None:
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.exit(status)
+        self._finish()
+
+    def _finish(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self._timers.clear()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        if self.admitted:
+            self.admitted = False
+            self.door.admission.leave(self.server.address)
+        if self in self.door.sessions:
+            self.door.sessions.discard(self)
+            self.door.on_end(self)
+
+
+async def listen(door: Door, key: asyncssh.SSHKey, bind: str, port: int) -> asyncssh.SSHAcceptor:
+    """Start the SSH server (OSError if the address cannot be had)."""
+    acceptor = await asyncssh.create_server(
+        lambda: GuestServer(door),
+        bind,
+        port,
+        server_host_keys=[key],
+        encoding=None,
+        login_timeout=LOGIN_S,
+        keepalive_interval=KEEPALIVE_S,
+        keepalive_count_max=4,
+        allow_scp=False,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        gss_host=None,
+        line_editor=False,
+    )
+    door.port = acceptor.get_port()
+    return acceptor

@@ -1,0 +1,260 @@
+"""The SSH door with asyncssh guests on 127.0.0.1: who gets in (authorized
+keys, no passwords, valid names), the limits (per address, in all, idle, a
+guest that never reads), the first question, and what a guest's terminal is
+left with however the session ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import re
+from pathlib import Path
+
+import asyncssh
+import pytest
+from sshkit import CODE, connect, game_pid, served
+
+from spit_tui.ssh.admission import Admission, read_authorized
+from spit_tui.ssh.server import RESTORE
+
+
+async def test_a_guest_gets_the_question_and_a_bad_code_is_asked_again(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        g = await connect(s, "ana")
+        screen = await g.open()
+        await screen.wait_for(b"Enter for a new room: ")
+        assert b"hello ana." in screen.out
+        g.send(b"\x1b[Axyz\x7f\x7fqq\r")  # an arrow key is dropped, never echoed
+        await screen.wait_for(b"not a room code")
+        assert b"\x1b[A" not in screen.out
+        assert screen.out.count(b"Enter for a new room: ") == 2
+        g.send(b"\x03")  # Ctrl+C at the question leaves
+        await screen.wait_closed()
+        assert screen.status == 0
+        assert not s.door.sessions and not s.door.admission.open_by_address
+
+
+async def test_authorized_keys_let_in_the_listed_key_only(tmp_path: Path) -> None:
+    listed = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(b"# friends\n" + listed.export_public_key())
+    admission = Admission(allowed=read_authorized(keys))
+    async with served(tmp_path, admission=admission) as s:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(s, "eve", other)
+        g = await connect(s, "ana", listed)
+        screen = await g.open()
+        await screen.wait_for(b"Enter for a new room: ")
+        g.close()
+
+
+async def test_no_password_nor_keyboard_interactive_is_offered(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect(
+                "127.0.0.1", s.port, username="ana", password="secret", client_keys=None,
+                known_hosts=None, agent_path=None, preferred_auth="password,keyboard-interactive",
+            )  # fmt: skip
+
+
+async def test_keepalive_obfuscation_is_not_advertised(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """OpenSSH spaces keystrokes 20 ms apart (and sends chaff) when the server
+    offers ping@openssh.com: the door never offers it."""
+    asyncssh.set_debug_level(2)
+    try:
+        with caplog.at_level(logging.DEBUG, logger="asyncssh"):
+            async with served(tmp_path) as s:
+                g = await connect(s)
+                g.close()
+    finally:
+        asyncssh.set_debug_level(1)
+    got = caplog.text
+    assert "Received extension info" in got and "server-sig-algs" in got
+    assert "ping@openssh.com" not in got
+
+
+async def test_limits_per_address_and_in_all(tmp_path: Path) -> None:
+    async with served(tmp_path, admission=Admission(per_address=2, total=3)) as s:
+        guests = [await connect(s, f"p{i}") for i in range(2)]
+        for g in guests:
+            await (await g.open()).wait_for(b"new room: ")
+        third = await connect(s, "p2")
+        screen = await third.open()
+        await screen.wait_closed()
+        assert b"2 sessions from your address already" in screen.out and screen.status == 1
+        s.door.admission.open_by_address["192.0.2.7"] = 1  # someone elsewhere: 3 in all now
+        fourth = await connect(s, "p3")
+        screen = await fourth.open()
+        await screen.wait_closed()
+        assert b"the server is full (3 players)" in screen.out
+        guests[0].close()
+        await guests[0].screen.wait_closed()
+        del s.door.admission.open_by_address["192.0.2.7"]
+        await asyncio.sleep(0.2)
+        again = await connect(s, "p4")
+        await (await again.open()).wait_for(b"new room: ")
+
+
+@pytest.mark.parametrize("name", ['a"b', "x" * 21, "anaé", "  "])
+async def test_a_name_that_cannot_be_a_player_name(tmp_path: Path, name: str) -> None:
+    async with served(tmp_path) as s:
+        g = await connect(s, name)
+        screen = await g.open()
+        await screen.wait_closed()
+        assert screen.status == 2 and b"your SSH user name is your player name" in screen.out
+
+
+async def test_without_a_terminal_one_line(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        g = await connect(s)
+        screen = await g.open("k3f9q-2x7mz", term=None)
+        await screen.wait_closed()
+        assert screen.status == 2 and b"needs a terminal: run ssh with -t" in screen.out
+
+
+async def test_an_idle_guest_is_let_go(tmp_path: Path) -> None:
+    async with served(tmp_path, idle_s=0.5) as s:
+        g = await connect(s)
+        screen = await g.open()
+        await screen.wait_closed()
+        assert b"nothing typed for 0.5 s" in screen.out and screen.status == 1
+
+
+async def test_an_idle_guest_in_a_game_gets_a_restored_terminal(tmp_path: Path) -> None:
+    async with served(tmp_path, idle_s=8.0) as s:
+        g = await connect(s)
+        screen = await g.open()
+        await screen.wait_for(b"new room: ")
+        g.send(b"\r")
+        await screen.wait_for(b"Waiting for RIGHT to join")
+        pid = await game_pid(s)
+        await screen.wait_closed()
+        out = bytes(screen.out)
+        assert b"nothing typed for 8 s" in out and screen.status == 1
+        assert out.rindex(RESTORE) < out.rindex(b"nothing typed")
+        assert out.count(b"\x1b[?1049h") == 1
+        assert out.rindex(b"\x1b[?1049l") > out.index(b"\x1b[?1049h")
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # the game ended with the session
+
+
+async def test_a_guest_that_never_reads_is_dropped(tmp_path: Path) -> None:
+    async with served(tmp_path, stall_s=1.0) as s:
+        g = await connect(s)
+        screen = await g.open("new", window=2048, max_pktsize=1024)
+        await screen.wait_for(b"\x1b[?1049h")
+        assert g.chan is not None
+        g.chan.pause_reading()  # from now on nothing is read: the window stays shut
+        pid = await game_pid(s)
+        for _ in range(40):  # resizes: each makes the game draw the whole board again
+            g.chan.change_terminal_size(100 + _ % 2, 30)
+            await asyncio.sleep(0.05)
+        async with asyncio.timeout(20):
+            while s.door.sessions:
+                await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+        assert not s.door.admission.open_by_address
+        assert s.sessions[0].why == "not reading for 1 s: dropped"
+
+
+async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        ana = await connect(s, "ana")
+        a = await ana.open()
+        await a.wait_for(b"new room: ")
+        ana.send(b"\r")
+        board = await a.wait_for(b"Waiting for RIGHT to join")
+        code = CODE.search(board, board.index(b"new room: "))
+        assert code is not None
+        assert f"ssh -p {s.port} -t NAME@127.0.0.1 {code[0].decode()}".encode() in a.out
+        ben = await connect(s, "ben")
+        b = await ben.open(code[0].decode().upper(), env={"SPIT_LAYOUT": "dvorak", "PATH": "/x"})
+        await b.wait_for(b"both press any key")
+        await a.wait_for(b"both press any key")
+        pid = await game_pid(s)
+        env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert b"SPIT_PLAYER_NAME=ben" in env
+        assert b"SPIT_LAYOUT=dvorak" in env and b"PATH=/x" not in env  # only what a guest may set
+        assert any(e.startswith(b"SPIT_PLAYER_KEY=SHA256:") for e in env)
+        ben.send(b"\x11")  # Ctrl+Q, then Enter: the game's own quit
+        await b.wait_for(b"Quit the game?")
+        ben.send(b"\r")
+        await b.wait_closed()
+        assert b.status == 0 and bytes(b.out).endswith(RESTORE)
+
+
+async def test_a_resize_storm_leaves_the_game_in_the_last_size(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        g = await connect(s)
+        screen = await g.open("new")
+        await screen.wait_for(b"Waiting for RIGHT to join")
+        session = s.sessions[0]
+        assert g.chan is not None
+        rng = random.Random(5)
+        for _ in range(300):  # no waits between them: the storm
+            g.chan.change_terminal_size(rng.randint(0, 400), rng.randint(0, 200))
+        g.chan.change_terminal_size(70000, 3)  # nonsense is clamped, not passed on
+        await screen.quiet(1.0)  # every redraw of the storm is in
+        mark = len(screen.out)
+        g.chan.change_terminal_size(90, 28)
+        await screen.wait_for(b"Waiting for RIGHT to join", start=mark)
+        await screen.quiet(0.5)
+        assert os.get_terminal_size(session.game.master) == os.terminal_size((90, 28))
+        frame = bytes(screen.out[mark:])
+        rows = [int(r) for r, _ in re.findall(rb"\x1b\[(\d+);(\d+)H", frame)]
+        cols = [int(c) for _, c in re.findall(rb"\x1b\[(\d+);(\d+)H", frame)]
+        assert rows and max(rows) == 28 and max(cols) <= 90
+        assert b"Waiting for RIGHT to join" in frame
+        assert s.door.sessions == {session} and not screen.closed.is_set()
+
+
+async def test_the_kitty_keyboard_protocol_passes_through(tmp_path: Path) -> None:
+    """A guest whose terminal speaks the kitty protocol: the game asks (CSI ? u),
+    sets its flags on the one entry Textual pushed, reads kitty key events
+    (a press plays, a release does nothing) and pops once at the end."""
+    from spit_tui.engine import Player
+
+    async with served(tmp_path) as s:
+        ana = await connect(s, "ana")
+        a = await ana.open("new", term="xterm-kitty")
+        flags: list[bytes] = []
+
+        def answer(data: bytes) -> None:
+            flags.extend(re.findall(rb"\x1b\[=(\d+);1u", data))
+            if b"\x1b[?u" in data:
+                ana.send(b"\x1b[?25u")
+
+        a.on_data = answer
+        board = await a.wait_for(b"Waiting for RIGHT to join")
+        code = CODE.search(board, board.index(b"\x1b[?1049h"))
+        assert code is not None
+        ben = await connect(s, "ben")
+        b = await ben.open(code[0].decode())
+        await b.wait_for(b"both press any key")
+        await a.wait_for(b"both press any key")
+        assert flags == [b"31"]
+        table = s.host.lobby.rooms[code[0].decode()].table
+        await asyncio.sleep(0.6)  # past the stale-key window of the spit call
+        ana.send(b"\x1b[113;1:3u")  # a release of q: nothing
+        await asyncio.sleep(0.3)
+        assert [d for d in table.decisions if d.player is Player.LEFT] == []
+        ana.send(b"\x1b[113u")  # a press of q, as kitty sends it
+        async with asyncio.timeout(10):
+            while not [d for d in table.decisions if d.player is Player.LEFT]:
+                await asyncio.sleep(0.05)
+        (pressed,) = [d for d in table.decisions if d.player is Player.LEFT]
+        assert pressed.key == "q" and pressed.outcome == "applied"
+        ana.send(b"\x1b[113;5u")  # Ctrl+Q in kitty's words
+        await a.wait_for(b"Quit the game?")
+        ana.send(b"\x1b[13u")
+        await a.wait_closed()
+        out = bytes(a.out)
+        assert out.count(b"\x1b[>") == 1 and out.count(b"\x1b[<u") >= 1
+        ben.close()

@@ -1,0 +1,110 @@
+"""`spit-tui ssh-serve` as a person starts it: the host key made once (0600 in
+a 0700 folder) and the same fingerprint on every start, the line guests type,
+one line and a non-zero exit for anything wrong, a quiet Ctrl+C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from spit_tui.command import exposure_note
+from spit_tui.ssh.hostkey import HostKeyError, load_or_make
+
+BOUND_S = 20.0
+
+
+def serve(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "spit_tui", "ssh-serve", "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def first_lines(proc: subprocess.Popen[str], n: int) -> list[str]:
+    assert proc.stdout is not None
+    lines = []
+    deadline = time.monotonic() + BOUND_S
+    while len(lines) < n and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+    return lines
+
+
+def stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=BOUND_S)
+    return proc.returncode, err
+
+
+def test_the_host_key_is_made_once_and_its_fingerprint_printed(user_dirs: Path) -> None:
+    proc = serve()
+    lines = first_lines(proc, 3)
+    code, err = stop(proc)
+    assert lines[0].startswith("host key SHA256:") and lines[0].endswith("(made now)"), lines
+    assert lines[1].startswith("ssh door on 127.0.0.1:")
+    port = lines[1].split(":")[1].split(";")[0]
+    assert lines[2] == f"guests type: ssh -p {port} NAME@localhost"
+    assert code == 130 and err.strip() == "spit-tui ssh-serve: stopped"
+    key = user_dirs / "xdg_data_home" / "spit-tui" / "ssh_host_ed25519_key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    again = serve()
+    lines2 = first_lines(again, 1)
+    stop(again)
+    assert lines2 == [lines[0].removesuffix(" (made now)")]
+
+
+def test_a_damaged_host_key_is_one_line_never_replaced(tmp_path: Path) -> None:
+    bad = tmp_path / "key"
+    bad.write_text("not a key")
+    with pytest.raises(HostKeyError, match="cannot read the host key"):
+        load_or_make(bad)
+    assert bad.read_text() == "not a key"
+    proc = serve("--host-key", str(bad))
+    _, err = proc.communicate(timeout=BOUND_S)
+    assert proc.returncode == 1 and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--port", "99999"], "port"),
+        (["--per-address", "0"], "--per-address"),
+        (["--idle", "soon"], "--idle"),
+        (["--host", "not an address"], "not a host name"),
+        (["--authorized-keys", "/nonexistent/keys"], "cannot read"),
+    ],
+)
+def test_bad_arguments_are_one_line(args: list[str], says: str) -> None:
+    proc = serve(*args)
+    _, err = proc.communicate(timeout=BOUND_S)
+    assert proc.returncode in (1, 2) and says in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_authorized_keys_file_with_no_key(tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    keys.write_text("# nobody yet\n")
+    proc = serve("--authorized-keys", str(keys))
+    _, err = proc.communicate(timeout=BOUND_S)
+    assert proc.returncode == 1 and "lists no public key" in err
+
+
+def test_beyond_this_machine_is_said_at_start() -> None:
+    assert exposure_note("127.0.0.1", "x") is None and exposure_note("::1", "x") is None
+    note = exposure_note("0.0.0.0", "the ssh door")
+    assert note is not None and "beyond this machine" in note
+
+
+def test_guest_home_is_private(tmp_path: Path) -> None:
+    _, made = load_or_make(tmp_path / "deep" / "key")
+    assert made and os.stat(tmp_path / "deep").st_mode & 0o077 == 0

@@ -1,0 +1,221 @@
+"""Real OpenSSH clients (`ssh`, Debian's openssh-client) in real terminals
+(tmux on a private socket) against the SSH door on 127.0.0.1.
+
+- Two guests: one makes a room (Enter at the question), the other comes in
+  with the code the first one's board shows (`ssh -t NAME@HOST CODE`); keys
+  from both terminals start the round and play; each quits; every terminal
+  is left as it was (normal screen, cursor shown).
+- A guest whose ssh is killed mid-game: the other is told, and its terminal
+  too is restored when it leaves.
+- (slow) A whole game, each key chosen from the host's table and typed into
+  the terminal of its seat.
+
+Set SPIT_SSH_TRANSCRIPT to a folder to keep the screens captured on the way.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
+from test_join_tmux import Terminals, ThreadHost, choose, phase_mark  # the join tests' kit
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("ssh") is None, reason="needs tmux and ssh"
+)
+
+CODE = re.compile(r"-t NAME@127\.0\.0\.1 ([0-9a-z]{5}-[0-9a-z]{5})")
+
+
+class Guests(Terminals):
+    """tmux sessions each running a real `ssh` to the door, with a key and a
+    known_hosts file of the test's own."""
+
+    def __init__(self, tmp: Path, port: int) -> None:
+        super().__init__(tmp)
+        self.env = {**(self.env or {}), "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+        self.keep = Path(k) if (k := os.environ.get("SPIT_SSH_TRANSCRIPT")) else None
+        self.port = port
+        self.id_file = tmp / "id_ed25519"
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.id_file)], check=True
+        )
+
+    def ssh(self, name: str, user: str, *command: str) -> None:
+        argv = [
+            "ssh", "-i", str(self.id_file), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+            "-o", "StrictHostKeyChecking=accept-new",
+            "-o", f"UserKnownHostsFile={self.tmp / 'known_hosts'}",
+            "-p", str(self.port), *(["-t"] if command else []), f"{user}@127.0.0.1", *command,
+        ]  # fmt: skip
+        shell = f"{shlex.join(argv)}; echo EXIT=$?; sleep 60"
+        self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
+
+    def quit(self, name: str) -> str:
+        """Ctrl+Q, and Enter if the game asks; the pane's last screen."""
+        self.key(name, "C-q")
+        screen = self.wait(name, lambda s: "Quit the game?" in s or "EXIT=" in s)
+        if "EXIT=" not in screen:
+            self.key(name, "Enter")
+        return self.wait(name, "EXIT=")
+
+    def restored(self, name: str) -> bool:
+        """The terminal is as before the game: normal screen, cursor shown."""
+        flags = self.tmux("display", "-p", "-t", name, "#{alternate_on} #{cursor_flag}")
+        return flags.strip() == "0 1"
+
+
+class ThreadDoor(ThreadHost):
+    """The door and its game host on one loop in a thread (ThreadHost's)."""
+
+    def __init__(self, tmp: Path, **host_args: Any) -> None:
+        super().__init__(**host_args)
+        import asyncssh
+
+        from spit_tui.ssh.admission import Admission
+        from spit_tui.ssh.server import Door, listen
+
+        self.door = Door(("127.0.0.1", self.host.port), Admission(), guest_home=tmp / "guests")
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        self.acceptor = self.call(listen(self.door, key, "127.0.0.1", 0))
+
+    def close(self) -> None:
+        async def stop() -> None:
+            await self.door.stop()
+            self.acceptor.close()
+
+        self.call(stop())
+        super().close()
+
+
+@pytest.fixture
+def door(tmp_path: Path) -> Iterator[ThreadDoor]:
+    from spit_tui.net.host import Timings
+
+    d = ThreadDoor(tmp_path, seed=11, timings=Timings(countdown_s=0.3, stale_s=0.2,
+                                                       stuck_delay_s=0.2))
+    yield d
+    d.close()
+
+
+@pytest.fixture
+def guests(tmp_path: Path, door: ThreadDoor) -> Iterator[Guests]:
+    g = Guests(tmp_path, door.door.port)
+    yield g
+    g.close()
+
+
+def seat_both(guests: Guests, door: ThreadDoor) -> Any:
+    """ana makes a room, ben comes in with its code; the room."""
+    guests.ssh("ana", "ana")
+    guests.wait("ana", "Enter for a new room:")
+    guests.key("ana", "Enter")
+    board = guests.wait("ana", "Waiting for RIGHT to join")
+    guests.shot("ana made a room", "ana")
+    m = CODE.search(board.replace("\n", " "))
+    assert m, board
+    guests.ssh("ben", "ben", m[1])
+    guests.wait("ben", "both press any key")
+    guests.wait("ana", "both press any key")
+    guests.shot("both seated", "ana", "ben")
+    return door.read(lambda: door.host.lobby.rooms[m[1]])
+
+
+def test_two_openssh_clients_play_and_leave_their_terminals_as_they_were(
+    guests: Guests, door: ThreadDoor
+) -> None:
+    room = seat_both(guests, door)
+    time.sleep(0.5)  # the stale-key window of the spit call, on each screen
+    guests.send("ana", "q")
+    guests.send("ben", "p")
+    guests.wait("ana", "play!")
+    guests.wait("ben", "play!")
+    guests.shot("in play", "ana", "ben")
+    keys = door.read(lambda: [d for d in room.table.decisions if d.source == "key"])
+    assert {d.player for d in keys} == set(room.seats)
+    ended = guests.quit("ben")
+    assert "EXIT=0" in ended and "Traceback" not in ended
+    assert guests.restored("ben")
+    guests.wait("ana", "Waiting for RIGHT")
+    guests.shot("ben left", "ana", "ben")
+    ended = guests.quit("ana")
+    assert "EXIT=0" in ended and guests.restored("ana")
+    guests.shot("both left", "ana", "ben")
+
+
+def test_a_guest_whose_ssh_is_killed_mid_game(guests: Guests, door: ThreadDoor) -> None:
+    room = seat_both(guests, door)
+    pid = int(guests.tmux("display", "-p", "-t", "ben", "#{pane_pid}").strip())
+    ssh_pid = int(subprocess.run(["pgrep", "-P", str(pid), "-x", "ssh"], capture_output=True,
+                                 text=True).stdout.split()[0])
+    os.kill(ssh_pid, 9)  # the guest's connection dies with no goodbye
+    guests.wait("ana", "Waiting for RIGHT")
+    guests.shot("ben's ssh killed", "ana", "ben")
+    door_sessions = door.read(lambda: len(door.door.sessions))
+    assert door_sessions <= 2
+    ended = guests.quit("ana")
+    assert "EXIT=0" in ended and guests.restored("ana")
+    deadline = time.monotonic() + 10
+    while door.read(lambda: len(door.door.sessions)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert door.read(lambda: len(door.door.sessions)) == 0
+    assert not door.read(lambda: room.table.game.over)
+
+
+@pytest.mark.slow
+def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor) -> None:
+    from spit_tui.engine import Player
+    from spit_tui.net.client import key_for_action
+    from spit_tui.players.keymap import key_for
+
+    room = seat_both(guests, door)
+    names = {Player.LEFT: "ana", Player.RIGHT: "ben"}
+    deadline = time.monotonic() + 600
+    mark: tuple[Any, ...] = ()
+    since = 0.0
+    steps = 0
+    while not door.read(lambda: room.table.game.over):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        pressed = False
+        for p in Player:
+            now_mark = door.read(lambda: phase_mark(room))
+            if now_mark[:3] != mark:
+                mark, since = now_mark[:3], now_mark[3]
+            action = door.read(lambda p=p, since=since: choose(room, p, since))
+            if action is None:
+                continue
+            row, slot = key_for_action(action)
+            before = door.read(lambda: len(room.table.decisions))
+            guests.send(names[p], key_for(p, row, slot))
+            end = time.monotonic() + 5
+            while door.read(lambda: len(room.table.decisions)) == before:
+                assert time.monotonic() < end, action
+                time.sleep(0.01)
+            time.sleep(0.07)  # past the repeat rule for the same key
+            pressed = True
+            steps += 1
+            if steps in (2, 40, 120):
+                time.sleep(0.3)
+                guests.shot(f"step {steps}", "ana", "ben")
+        if not pressed:
+            time.sleep(0.05)
+    winner = door.read(lambda: room.table.position.winner)
+    who = ("LEFT", "RIGHT")[winner]
+    for name in names.values():
+        guests.wait(name, f"GAME OVER · {who} wins")
+    guests.shot("game over", "ana", "ben")
+    for name in names.values():
+        guests.quit(name)
+        assert guests.restored(name)
+    guests.shot("both left", "ana", "ben")
