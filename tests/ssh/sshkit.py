@@ -123,6 +123,7 @@ class Guest:
             term_type=term,
             term_size=size if term else None,
             encoding=None,
+            env=kwargs.pop("env", {"SPIT_LAYOUT": "us"}),  # no first-run keyboard check
             **kwargs,
         )
         return self.screen

@@ -55,7 +55,7 @@ class Guests(Terminals):
     def ssh(self, name: str, user: str, *command: str) -> None:
         argv = [
             "ssh", "-i", str(self.id_file), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-            "-o", "StrictHostKeyChecking=accept-new",
+            "-o", "StrictHostKeyChecking=accept-new", "-o", "SetEnv=SPIT_LAYOUT=us",
             "-o", f"UserKnownHostsFile={self.tmp / 'known_hosts'}",
             "-p", str(self.port), *(["-t"] if command else []), f"{user}@127.0.0.1", *command,
         ]  # fmt: skip

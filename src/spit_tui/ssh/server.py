@@ -349,13 +349,15 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             if v is not None:
                 env[k] = v
         ident = self.identity or f"name:{self.name}"
-        home = self.door.guest_home
+        # each guest's own folders, by key: their keyboard layout (the first-run
+        # check's answer) and seat tokens are theirs, never the operator's
+        home = self.door.guest_home / hashlib.sha256(ident.encode()).hexdigest()[:16]
         env.update(
             TERM=self.term or TERM_DEFAULT,
             LC_ALL="C.UTF-8",
             SPIT_PLAYER_NAME=self.name,
-            XDG_CONFIG_HOME=str(home / "config"),  # no one's key config but the defaults
-            XDG_STATE_HOME=str(home / hashlib.sha256(ident.encode()).hexdigest()[:16]),
+            XDG_CONFIG_HOME=str(home / "config"),
+            XDG_STATE_HOME=str(home / "state"),
         )
         if self.identity is not None:
             env["SPIT_PLAYER_KEY"] = self.identity
