@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 import aiohttp
 import pytest
@@ -168,6 +170,8 @@ def test_only_this_servers_own_name_and_pages_get_a_game() -> None:
             assert await _status(url, {"Host": f"rebound.example:{port}"}) == 421
             evil = {"Origin": "http://elsewhere.example", "Upgrade": "websocket"}
             assert await _status(f"{url}/ws", evil) == 403
+            # no Origin at all (an <img> on any site sends none): no game either
+            assert await _status(f"{url}/ws", {"Upgrade": "websocket"}) == 403
 
         asyncio.run(check())
     finally:
@@ -179,7 +183,7 @@ def test_ctrl_c_stops_the_server_and_its_open_games() -> None:
 
     async def open_a_game() -> aiohttp.ClientWebSocketResponse:
         http = aiohttp.ClientSession()
-        ws = await http.ws_connect(f"{served.url}/ws?width=100&height=30")
+        ws = await http.ws_connect(f"{served.url}/ws?width=100&height=30", origin=served.url)
         async for msg in ws:  # the game draws: it is running
             if msg.type == aiohttp.WSMsgType.BINARY and b"pile a" in msg.data:
                 break
@@ -218,7 +222,7 @@ def _running_in_group(pgid: int) -> list[str]:
 async def _game_socket(
     http: aiohttp.ClientSession, url: str, query: str = "width=100&height=30"
 ) -> aiohttp.ClientWebSocketResponse:
-    ws = await http.ws_connect(f"{url}/ws?{query}")
+    ws = await http.ws_connect(f"{url}/ws?{query}", origin=url)
     async for msg in ws:  # the game draws: it is running
         if msg.type == aiohttp.WSMsgType.BINARY and b"pile a" in msg.data:
             break
@@ -248,7 +252,8 @@ def test_a_bad_message_closes_that_page_only_in_one_line() -> None:
                 else:
                     raise AssertionError("the other page's game ended")
             with pytest.raises(aiohttp.WSServerHandshakeError) as e:
-                await http.ws_connect(f"{served.url}/ws?width=100000&height=100000")
+                await http.ws_connect(f"{served.url}/ws?width=100000&height=100000",
+                                      origin=served.url)
             assert e.value.status == 400
             await other.close()
 
@@ -260,3 +265,79 @@ def test_a_bad_message_closes_that_page_only_in_one_line() -> None:
     lines = [line for line in output.splitlines() if "a page" in line]
     assert len(lines) == 4, output
     assert "not JSON" in lines[0] and "x x 5 cells" in lines[1] and "100000" in lines[3]
+
+
+def test_what_a_page_sends_reaches_the_console_escaped() -> None:
+    """A size with escape sequences in it went to the console line as sent:
+    a page could clear the screen, retitle the window or write the clipboard."""
+    served = Served(["--no-history"])
+    evil = "\x1b[2J\x1b]0;owned\x07"
+
+    async def check() -> None:
+        async with aiohttp.ClientSession() as http:
+            ws = await _game_socket(http, served.url)
+            await ws.send_str(json.dumps(["resize", {"width": evil, "height": 5}]))
+            await asyncio.wait_for(ws.receive(), 5)
+            await ws.close()
+            query = urlencode({"width": evil, "height": "5"})
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(f"{served.url}/ws?{query}", origin=served.url)
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 60))
+    finally:
+        output = served.close()
+    lines = [line for line in output.splitlines() if "a page" in line]
+    assert len(lines) == 2, output
+    assert all("\x1b" not in line and "\\x1b]0;owned\\x07" in line for line in lines), lines
+
+
+PAGES_2 = (
+    "import sys, spit_tui.web.serve as s; s.MAX_PAGES = 2; "
+    "sys.exit(s.main(['--port', '0', '--', '--no-history']))"
+)
+
+
+def test_games_are_capped_with_a_clear_page_and_one_line() -> None:
+    """Each page started a game process (40 MB) without limit: 24 pages, 24
+    games. At the cap (2 here) a page is told so, the console says it once."""
+    served = Served([], command=[sys.executable, "-c", PAGES_2])
+
+    async def check() -> None:
+        async with aiohttp.ClientSession() as http:
+            games = [await _game_socket(http, served.url) for _ in range(2)]
+            for _ in range(3):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(f"{served.url}/ws", origin=served.url)
+                assert e.value.status == 503
+            async with http.get(served.url) as r:
+                assert r.status == 503 and "too many games open" in await r.text()
+            await games[0].close()
+            async with asyncio.timeout(10):  # its game gone, a new page gets one
+                while True:
+                    async with http.get(served.url) as r:
+                        if r.status == 200:
+                            break
+                    await asyncio.sleep(0.1)
+            games[0] = await _game_socket(http, served.url)
+            for ws in games:
+                await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 90))
+    finally:
+        output = served.close()
+    lines = [line for line in output.splitlines() if "refused a game" in line]
+    assert len(lines) == 1 and "2 games open" in lines[0], output
+
+
+def test_one_address_gets_only_its_share_of_the_games() -> None:
+    from spit_tui.web import serve as module
+
+    with socket.socket() as sock:
+        server = module.GameServer(sock, "true")
+        server.pages["127.0.0.1"] = module.PAGES_PER_ADDRESS
+        assert "from this address" in (server._full("127.0.0.1") or "")
+        assert server._full("127.0.0.2") is None
+        server.pages["127.0.0.3"] = module.MAX_PAGES - module.PAGES_PER_ADDRESS
+        assert "the most it runs" in (server._full("127.0.0.2") or "")

@@ -16,10 +16,17 @@ What textual-serve does not do, and this module does:
   own script, style sheet and font from this server and nothing from outside;
 - answer only requests for this server by its own name (a Host header of
   127.0.0.1:P or localhost:P, so no other name can be pointed at it), and open
-  a game only for a page of its own (the websocket's Origin), so a web page
-  from elsewhere open in the same browser cannot start games or press keys;
+  a game only for a page of its own (the websocket's Origin, which must be
+  there: a request with none, such as an <img> on another site, gets no
+  game), so a web page from elsewhere open in the same browser cannot start
+  games or press keys;
 - check every message a page sends before its game sees it (pagemsg.py): a
   malformed one closes that page's connection, in one line, not a traceback;
+  whatever a page sent is printed escaped (a page cannot write escape
+  sequences into this console);
+- start at most MAX_PAGES games at once, PAGES_PER_ADDRESS for one client
+  address (each is a process of about 40 MB): a page beyond that gets a
+  page saying so, and the console one line (at most every NOTICE_S);
 - stop on Ctrl+C (or SIGTERM) within a second or two: each game is told to
   quit, so it ends as it would on Ctrl+Q.
 """
@@ -33,6 +40,8 @@ import shlex
 import signal
 import socket
 import sys
+import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -42,6 +51,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from spit_tui.command import PROG, Parser, UsageError, command, port_number
+from spit_tui.store.stored import escaped
 
 from .pagemsg import BadPageMessage, page_message, start_size
 
@@ -50,6 +60,15 @@ ADDRESS = "127.0.0.1"
 DEFAULT_PORT = 8000
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SHUTDOWN_S = 1.0  # how long open pages may keep their games after Ctrl+C
+MAX_PAGES = 8  # games (processes) open at once
+PAGES_PER_ADDRESS = 4  # of which one client address may have
+NOTICE_S = 10.0  # the "too many pages" line is printed at most this often
+FULL_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>
+<body style="font-family: monospace; background: #000; color: #ddd; padding: 2em">
+<h1>{title}: too many games open</h1>
+<p>{why}. Close a tab with a game in it, then reload this page.</p>
+</body></html>
+"""
 
 
 def parse_args(argv: list[str]) -> tuple[int, list[str]]:
@@ -162,6 +181,8 @@ class GameServer(Server):
         self.names = _served_names(self.port_bound)
         self.origins = frozenset(f"http://{name}" for name in self.names)
         self.stopped_by: int | None = None
+        self.pages: Counter[str] = Counter()  # games open, by client address
+        self._told = (-NOTICE_S, 0)  # the last "too many pages" line, and refusals since
 
     async def _make_app(self) -> web.Application:
         app: web.Application = await super()._make_app()
@@ -185,16 +206,51 @@ class GameServer(Server):
         another site's page, is refused before textual-serve sees it."""
         if request.host not in self.names:
             raise web.HTTPMisdirectedRequest(text=f"this server is {self.public_url}\n")
-        if request.path == "/ws":
-            origin = request.headers.get("Origin")
-            if origin is not None and origin not in self.origins:
-                raise web.HTTPForbidden(text="games open only from this server's own page\n")
-            try:
-                start_size(request.query.get("width"), request.query.get("height"))
-            except BadPageMessage as e:
-                print(f"{NAME}: a page asked for {e}; refused", file=sys.stderr)
-                raise web.HTTPBadRequest(text=f"{e}\n") from None
-        return await handler(request)
+        address = request.remote or ""
+        if request.path == "/" and self._full(address) is not None:
+            why = self._full(address) or ""
+            raise web.HTTPServiceUnavailable(
+                text=FULL_PAGE.format(title=PROG, why=why.capitalize()), content_type="text/html"
+            )
+        if request.path != "/ws":
+            return await handler(request)
+        if request.headers.get("Origin") not in self.origins:
+            raise web.HTTPForbidden(text="games open only from this server's own page\n")
+        try:
+            start_size(request.query.get("width"), request.query.get("height"))
+        except BadPageMessage as e:
+            print(f"{NAME}: a page asked for {escaped(str(e), 200)}; refused", file=sys.stderr)
+            raise web.HTTPBadRequest(text=f"{e}\n") from None
+        full = self._full(address)
+        if full is not None:
+            self._notice(full)
+            raise web.HTTPServiceUnavailable(text=f"{full}\n")
+        self.pages[address] += 1
+        try:
+            return await handler(request)
+        finally:
+            self.pages[address] -= 1
+            if self.pages[address] <= 0:
+                del self.pages[address]
+
+    def _full(self, address: str) -> str | None:
+        """Why no game may open for `address` now, or None."""
+        if self.pages.total() >= MAX_PAGES:
+            return f"this server has {MAX_PAGES} games open, the most it runs at once"
+        if self.pages[address] >= PAGES_PER_ADDRESS:
+            return f"{PAGES_PER_ADDRESS} games are open from this address already"
+        return None
+
+    def _notice(self, why: str) -> None:
+        """One console line for refused pages, at most every NOTICE_S."""
+        told, since = self._told
+        now = time.monotonic()
+        if now - told < NOTICE_S:
+            self._told = (told, since + 1)
+            return
+        more = f" ({since} more since the last notice)" if since else ""
+        print(f"{NAME}: a page was refused a game: {why}{more}", file=sys.stderr, flush=True)
+        self._told = (now, 0)
 
     async def _process_messages(
         self, websocket: web.WebSocketResponse, app_service: AppService
@@ -207,7 +263,8 @@ class GameServer(Server):
             try:
                 kind, data = page_message(message.data)
             except BadPageMessage as e:
-                print(f"{NAME}: a page sent {e}; its game is closed", file=sys.stderr)
+                print(f"{NAME}: a page sent {escaped(str(e), 200)}; its game is closed",
+                      file=sys.stderr)
                 await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"bad message")
                 return
             if kind == "stdin":
