@@ -76,7 +76,7 @@ def test_new_game_replaces_the_display_state_whole() -> None:
     vclock(t).advance(0.1)
     t.new_game(Game(seed=4))
     assert t.shown is not old
-    fresh = Showing.start(t.position, t.clock.now())
+    fresh = Showing.start(t.game, t.clock.now())
     assert dataclasses.astuple(t.shown) == dataclasses.astuple(fresh)
     assert not t.counting_down and t.message(Player.LEFT) is None and t.rounds == []
     vclock(t).advance(5)  # the old countdown never spits into the new game

@@ -32,6 +32,7 @@ from spit_tui.engine import (
     RefusalKind,
     RoundEnd,
     Slap,
+    Source,
     Stamp,
     format_action,
 )
@@ -103,22 +104,28 @@ class Showing:
     countdown_ends: float | None = None
     countdown: Handle | None = None
     pending_ready: Player | None = None
+    pending_stamp: Stamp | None = None  # when the pending ready was pressed
     figures: str = ""  # the game-over screen's line of this game's figures (the history's)
     offer: str = ""  # the opening banner's offer of a stopped game to resume (the history's)
     stuck_since: float | None = None  # when the last "no plays left" came (before its banner)
-    earlier: tuple[Stamp | None, ...] = ()  # a resumed game: the stamps of its stored log
+    # one stamp per action of the game's log, made as each is applied (a resumed
+    # game's stored ones first): the record's stamps, never rebuilt afterwards
+    stamps: list[Stamp | None] = field(default_factory=list)
     held: bool = False  # a resumed game waits for the players (Enter) before its clocks run
 
     @classmethod
-    def start(cls, position: Position, now: float) -> Showing:
+    def start(cls, game: Game, now: float) -> Showing:
         """A game that starts from a given position may start stuck (spit phase with
-        cards on the piles): then the "no plays left" call is already showing."""
+        cards on the piles): then the "no plays left" call is already showing. An
+        action already in the game's log (applied elsewhere) has no stamp."""
+        position = game.position
         stuck = position.phase is Phase.SPIT and any(position.piles)
         play = Stopwatch()
         play.run(now, playing(position.phase))
         return cls(
             started_at=now, round_started_at=now, play=play, round_play_from=0.0,
             phase_shown_at=now, story=Story(position), stuck_shown=stuck,
+            stamps=[None] * len(game.log),
         )
 
 
@@ -162,7 +169,7 @@ class Table:
         self._names: tuple[str, str] = ("LEFT", "RIGHT")
         self._computer: dict[Player, str] = {}  # the computer's halves: its level in words
         self._told_computer = False  # "that half is the computer's" is said once
-        self.shown = Showing.start(game.position, clock.now())
+        self.shown = Showing.start(game, clock.now())
         self._views = ViewCache()
         self._message_timers: dict[Player, Handle] = {}  # each player's message's expiry
 
@@ -523,12 +530,19 @@ class Table:
             # The last ready: count down before the engine hears it, so no card
             # can be played before the spit cards land.
             shown.pending_ready = p
+            shown.pending_stamp = self._stamp(source, now)  # the key's time, not the spit's
             shown.countdown_ends = now + self.countdown_s
             shown.countdown = self.clock.call_later(self.countdown_s, self._spit)
             return self._decide(p, source, text, Outcome.APPLIED, "", key)
         event = self.game.apply(action)
+        shown.stamps.append(self._stamp(source, now))
         self._after(event)
         return self._decide(p, source, text, Outcome.APPLIED, "", key)
+
+    def _stamp(self, source: str, now: float) -> Stamp:
+        """An action's stamp: its game time since the game began, and who made it."""
+        ms = max(0, round((now - self.shown.started_at) * 1000))
+        return Stamp(ms, Source.COMPUTER if source == "bot" else Source.KEY)
 
     def _spit(self) -> None:
         shown = self.shown
@@ -539,6 +553,8 @@ class Table:
         if p is None:
             return
         event = self.game.apply(Ready(p))
+        shown.stamps.append(shown.pending_stamp)
+        shown.pending_stamp = None
         self._after(event)
         self._notify()
 
@@ -623,7 +639,7 @@ class Table:
         if self.shown.countdown is not None:
             self.shown.countdown.cancel()
         self.game = game
-        self.shown = Showing.start(game.position, self.clock.now())
+        self.shown = Showing.start(game, self.clock.now())
         self._notify()
 
     def resume(self, record: Record, elapsed: float, hold: bool = False) -> None:
@@ -640,21 +656,17 @@ class Table:
         stopped. `hold`: the game waits (paused) until `play_on`, so nobody,
         the computer included, moves before both players have the board in view.
         Raises `Refusal` if the log does not fit its start (nothing changes then)."""
-        game = Game(options=record.options, seed=record.seed, position=record.start)
+        game = record.game()
         t0 = self.clock.now() - elapsed
-        shown = Showing.start(game.position, t0)
-        events = [game.apply(a) for a in record.actions]  # a Refusal: nothing changed yet
+        shown = Showing.start(game, t0)
+        steps = list(record.walk(game))  # a Refusal: nothing changed yet
         if self.shown.countdown is not None:
             self.shown.countdown.cancel()
         self.game = game
         self.shown = shown
-        shown.earlier = tuple(record.stamps)
-        at = t0
-        for stamp, event in zip(record.stamps, events, strict=True):
-            at = at if stamp is None else t0 + stamp.seconds
-            # a stamp is when the key came; the last ready's spit came a countdown later
-            spit = self.countdown_s if isinstance(event.action, Ready) and event.spat else 0.0
-            self._after(event, at + spit, quiet=True)
+        shown.stamps = list(record.stamps)
+        for step in steps:
+            self._after(step.event, t0 + step.lands(self.countdown_s), quiet=True)
         pos = self.game.position
         if pos.phase is Phase.SPIT and any(pos.piles) and shown.stuck_since is not None:
             due = shown.stuck_since + self.stuck_delay_s

@@ -178,3 +178,28 @@ def test_position_at_a_missing_file_or_a_fifo_is_refused(
     os.mkfifo(fifo)
     assert cli.main(["--position", f"@{fifo}"]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_every_action_keeps_its_stamp_however_many_keys_came_between(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table stamps each action as it applies it: a long game whose held
+    keys fill the bounded decision log still has a stamp on every action (the
+    stamps were once rebuilt from that log, and the early ones were lost)."""
+    import spit_tui.table
+
+    monkeypatch.setattr(spit_tui.table, "LOG_LIMIT", 8)
+    clock = VirtualClock()
+    table = Table(Game(seed=2), clock)
+    assert table.decisions.maxlen == 8
+    clock.advance(0.5)
+    table.submit(Ready(Player.LEFT), "key")
+    clock.advance(0.25)
+    table.submit(Ready(Player.RIGHT), "bot")
+    for _ in range(20):  # a held key: refused, each with its Decision
+        clock.advance(0.1)
+        table.submit(Ready(Player.LEFT), "key")
+    rec = record_of(table)
+    assert [(s.ms, s.source) for s in rec.stamps if s] == [
+        (500, Source.KEY), (750, Source.COMPUTER)
+    ]

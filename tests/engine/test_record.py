@@ -3,6 +3,7 @@ trips, the old unstamped format still read as before, malformed stamps refused."
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -105,3 +106,31 @@ def test_a_stamped_record_replays_to_the_same_final_position() -> None:
     rec = Record(options=g.options, seed=5, actions=list(g.log), stamps=sts, tags={"Left": "A"})
     h = replay_record(parse_record(format_record(rec)))
     assert h.position == g.position and h.over
+
+
+def test_the_walk_applies_each_action_once_and_times_it() -> None:
+    """`Record.walk`: one Step per action (the position before it, the event,
+    the time: its stamp's, else the last stamp's before), lazily, and a spit
+    lands a countdown after the ready that brought it."""
+    g = Game(seed=5)
+    play_out(g, random.Random(3))
+    n = len(g.log)
+    sts: list[Stamp | None] = [
+        None if i % 3 == 0 else Stamp(100 * i, Source.KEY) for i in range(n)
+    ]
+    rec = Record(options=g.options, seed=5, actions=list(g.log), stamps=sts)
+    steps = list(rec.walk())
+    assert [s.action for s in steps] == g.log and [s.n for s in steps] == list(range(n))
+    assert steps[-1].event.position == g.position
+    assert all(a.event.position == b.before for a, b in itertools.pairwise(steps))
+    assert steps[0].at == 0.0 and steps[3].at == steps[2].at == 0.2
+    for s in steps:
+        spit = bool(s.event.spat)
+        assert spit == (isinstance(s.action, Ready) and bool(s.event.spat))
+        assert s.lands(0.6) == (s.at + 0.6 if spit else s.at)
+    assert any(s.event.spat for s in steps)
+    # lazy: a game walked part way stands after exactly those actions
+    part = rec.game()
+    for _ in zip(range(10), rec.walk(part), strict=False):
+        pass
+    assert part.log == g.log[:10]

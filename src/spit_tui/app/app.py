@@ -206,7 +206,7 @@ class SpitApp(App[None]):
 
     def _at_opening(self) -> bool:
         """The session's first game, before anyone has acted in it."""
-        return self._games == 0 and not self.table.game.log and not self.table.shown.earlier
+        return self._games == 0 and not self.table.game.log
 
     def _kept(self) -> tuple[bool, int | None]:
         """Whether quitting now keeps the game in play to resume, and its id in

@@ -13,6 +13,7 @@ the table from the record up to that action: replaying is cheap.
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 from typing import ClassVar
 
@@ -83,8 +84,12 @@ class ReplayApp(App[None]):
         super().__init__()
         self.record = record
         self.heading = title
-        self.times = [0.0 if s is None else s.seconds for s in record.stamps]
-        self.rounds = self._round_starts()
+        self.times: list[float] = []  # each action's time (Step.at)
+        self.rounds = [0]  # the index of the first action of each round
+        for step in record.walk():  # raises Refusal if it does not replay
+            self.times.append(step.at)
+            if step.event.position.round != step.before.round:
+                self.rounds.append(step.n + 1)
         self.index = 0  # actions applied so far
         self.playing = playing
         self.speed = 1.0
@@ -93,24 +98,11 @@ class ReplayApp(App[None]):
 
     # -- the record ------------------------------------------------------------------
 
-    def _round_starts(self) -> list[int]:
-        """The index of the first action of each round (round 1 starts at 0)."""
-        game = Game(options=self.record.options, seed=self.record.seed, position=self.record.start)
-        starts = [0]
-        for i, a in enumerate(self.record.actions):
-            before = game.position.round
-            game.apply(a)
-            if game.position.round != before:
-                starts.append(i + 1)
-        return starts
-
     def _table_at(self, n: int) -> Table:
         """A table showing the game after its first `n` actions, each submitted
         at its own time as in play, so the table's play clock, story and feed
         read as they did then."""
-        table = self._seated(
-            Game(options=self.record.options, seed=self.record.seed, position=self.record.start)
-        )
+        table = self._seated(self.record.game())
         for i in range(n):
             if not self._submit(table, i):
                 return self._applied_table(n)
@@ -120,10 +112,9 @@ class ReplayApp(App[None]):
         """The last resort for a record the table times otherwise (the engine
         takes an action the table would not at its stamp): the game's actions
         applied straight to it, its play time read as the record's."""
-        rec = self.record
-        game = Game(options=rec.options, seed=rec.seed, position=rec.start)
-        for a in rec.actions[:n]:
-            game.apply(a)
+        game = self.record.game()
+        for _ in islice(self.record.walk(game), n):
+            pass
         table = self._seated(game)
         assert isinstance(table.clock, VirtualClock)
         table.clock.advance(self.times[n - 1] if n else 0.0)

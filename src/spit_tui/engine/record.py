@@ -21,17 +21,25 @@ stamped with when it was made and by whom.
 This one file is a bug report, a saved game and the replay format: the seed
 (or start position) rebuilds every deal, the actions every position, and the
 stamps the pace at which it was played.
+
+`Record.walk` is the one traversal of a record (python-chess's visitor idea,
+as a generator): it applies each action to the record's own game and yields a
+`Step` (the position before, the event, the time); resume, replay, the
+figures and `--position @FILE` all read a record through it, and
+`Step.lands` holds the one timing rule a record implies (a ready that brought
+the spit was stamped when pressed; the cards landed a countdown later).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
 from typing import NamedTuple
 
 from .actions import Action
 from .errors import NotationError
+from .events import Event
 from .game import Game
 from .loading import check_position
 from .notation import (
@@ -85,6 +93,23 @@ def parse_stamp(text: str) -> Stamp:
     return Stamp(int(m[1]) * 1000 + int(frac), Source(m[3]))
 
 
+class Step(NamedTuple):
+    """One action of a record, as `Record.walk` applies it."""
+
+    n: int  # the action's place in the log, from 0
+    action: Action
+    stamp: Stamp | None
+    at: float  # seconds since the game began: its stamp's, else the last stamp's before (0)
+    before: Position  # the position the action was made in
+    event: Event  # what it did (event.position: the position after)
+
+    def lands(self, countdown_s: float) -> float:
+        """When the action took effect: a ready that brought the spit was
+        stamped when it was pressed, and the cards landed `countdown_s` later
+        (the table's countdown); anything else at once."""
+        return self.at + countdown_s if self.event.spat else self.at
+
+
 class Record:
     """A game record: options, seed, optional start position, other tags and the
     action log, with an optional stamp per action."""
@@ -123,6 +148,22 @@ class Record:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    def game(self) -> Game:
+        """A fresh game at the record's start: its seed's deal, or its position."""
+        return Game(options=self.options, seed=self.seed, position=self.start)
+
+    def walk(self, game: Game | None = None) -> Iterator[Step]:
+        """Apply the actions in turn to `game` (a fresh `self.game()` if None),
+        yielding a Step for each. Lazy: stop early to walk only the first n.
+        Raises `Refusal` where the log does not fit its start (the steps before
+        it have been applied)."""
+        game = self.game() if game is None else game
+        at = 0.0
+        for i, (action, stamp) in enumerate(zip(self.actions, self.stamps, strict=True)):
+            before = game.position
+            at = at if stamp is None else stamp.seconds
+            yield Step(i, action, stamp, at, before, game.apply(action))
 
     def __repr__(self) -> str:
         return f"Record({len(self.actions)} actions, seed={self.seed}, tags={self.tags})"
@@ -214,7 +255,7 @@ def parse_record(text: str) -> Record:
 def replay_record(rec: Record) -> Game:
     """The game a record describes, played to its last action; a refusal (as a
     `Refusal`) means the log does not fit its own start."""
-    game = Game(options=rec.options, seed=rec.seed, position=rec.start)
-    for a in rec.actions:
-        game.apply(a)
+    game = rec.game()
+    for _ in rec.walk(game):
+        pass
     return game

@@ -12,7 +12,6 @@ from typing import NamedTuple
 
 from spit_tui.engine import (
     Card,
-    Game,
     Phase,
     Play,
     Player,
@@ -56,11 +55,10 @@ def _playable(pos: Position) -> tuple[set[Card], set[Card]]:
 
 
 def figures(rec: Record, countdown_s: float = COUNTDOWN_S) -> GameFigures:
-    """Replay `rec` (raises `Refusal` if it does not fit its start) and count.
-
-    A ready that brought the spit was stamped when it was pressed; the cards
-    landed `countdown_s` later, which is when the new plays became possible."""
-    game = Game(options=rec.options, seed=rec.seed, position=rec.start)
+    """Walk `rec` (raises `Refusal` if it does not fit its start) and count.
+    New plays become possible when each action lands (`Step.lands`: the spit's
+    cards a countdown after the ready that brought them)."""
+    game = rec.game()
     cards = [0, 0]
     slaps = [0, 0]
     reactions: tuple[list[float], list[float]] = ([], [])
@@ -72,21 +70,20 @@ def figures(rec: Record, countdown_s: float = COUNTDOWN_S) -> GameFigures:
     playable = _playable(game.position)
     for c in playable[0] | playable[1]:
         since[c] = 0.0
-    for action, stamp in zip(rec.actions, rec.stamps, strict=True):
-        t = stamp.seconds if stamp is not None else t
-        pos = game.position
+    for step in rec.walk(game):
+        action, t, event = step.action, step.at, step.event
         if type(action) is Play:
-            slot = pos.sides[action.player].slots[action.slot]
+            slot = step.before.sides[action.player].slots[action.slot]
             if slot.cards:
                 c = slot.cards[-1]
                 began = since.get(c)
-                if stamp is not None and began is not None and 0 <= t - began <= MAX_REACTION_S:
-                    reactions[action.player].append(round(t - began, 3))
+                took = None if began is None or step.stamp is None else t - began
+                if took is not None and 0 <= took <= MAX_REACTION_S:
+                    reactions[action.player].append(round(took, 3))
             cards[action.player] += 1
         elif type(action) is Slap:
             slaps[action.player] += 1
-        event = game.apply(action)
-        at = t + countdown_s if event.spat else t
+        at = step.lands(countdown_s)
         end = event.round_over
         if end is not None:
             # A two-pile round ends twice: when the stockpiles run out (then

@@ -1,10 +1,9 @@
 """A table's game as a record (the engine's notation), and saving one to a file.
 
-The record is built from what the table already logs: every submission has a
-`Decision` with its time and source, and the applied ones, in order, are the
-game's action log. No second log is kept; the engine's `Game.log` is the
-authority on which actions count (a ready still counting down to the spit is
-not applied yet, so it is not in the record yet).
+The record is built from what the table already keeps: the engine's `Game.log`
+(the authority on which actions count: a ready still counting down to the
+spit is not applied yet, so it is not in the record yet) and the stamp the
+table made for each action as it applied it (`Showing.stamps`).
 """
 
 from __future__ import annotations
@@ -22,15 +21,12 @@ from spit_tui.engine import (
     Position,
     Record,
     Refusal,
-    Source,
-    Stamp,
-    format_action,
     format_record,
     parse_position,
     parse_record,
     replay_record,
 )
-from spit_tui.table import Decision, Outcome, Table
+from spit_tui.table import Table
 from spit_tui.userfiles import FileRefused, create_private, private_dir, read_small
 
 RECORD_SUFFIX = ".spit"
@@ -39,36 +35,6 @@ RECORD_SUFFIX = ".spit"
 def fresh_seed() -> int:
     """A seed for a game the player gave none: every game can then be replayed."""
     return secrets.randbits(32)
-
-
-def stamps_of(table: Table) -> list[Stamp | None]:
-    """One stamp per action of the table's game, read off its applied decisions
-    (newest last). A resumed game's stored actions keep their stored stamps;
-    an action with no decision left to match gets None."""
-    log = table.game.log
-    earlier = table.shown.earlier
-    n = len(log)
-    first = min(len(earlier), n)  # the actions made at this table start here
-    applied: list[Decision] = []
-    skip = 1 if table.counting_down else 0  # that ready is the newest applied decision
-    for d in reversed(table.decisions):
-        if len(applied) == n - first:
-            break
-        if d.outcome is not Outcome.APPLIED:
-            continue
-        if skip:
-            skip -= 1
-            continue
-        applied.append(d)
-    applied.reverse()
-    out: list[Stamp | None] = list(earlier[:first]) + [None] * (n - first - len(applied))
-    t0 = table.game_started_at  # a resumed game's start is set back by its earlier play
-    for action, d in zip(log[n - len(applied) :], applied, strict=True):
-        if d.action != format_action(action):
-            return list(earlier[:first]) + [None] * (n - first)  # not this game's story
-        source = Source.COMPUTER if d.source == "bot" else Source.KEY
-        out.append(Stamp(max(0, round((d.time - t0) * 1000)), source))
-    return out
 
 
 def record_of(table: Table, tags: Mapping[str, str] | None = None) -> Record:
@@ -80,7 +46,7 @@ def record_of(table: Table, tags: Mapping[str, str] | None = None) -> Record:
         seed=game.seed,
         actions=list(game.log),
         start=game.start if game.seed is None or _dealt_elsewhere(table) else None,
-        stamps=stamps_of(table),
+        stamps=table.shown.stamps,
         tags=tags,
     )
 
