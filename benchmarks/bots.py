@@ -167,15 +167,16 @@ REACH_ROUNDS = 3
 
 
 def reach(model: str, band: set[int], games: int, seed: int, start: int) -> dict[str, Any]:
-    """How fast --level auto finds the model: over `games` first games from
-    `start`, the share whose rung after REACH_ROUNDS rounds is one where the
-    model wins 40-60% of games (`band`), within one rung of it, and the share
-    that moved onto such a rung in those rounds. (Moves of one rung change
+    """How fast --level auto finds the model: over `games` runs from `start`
+    (a game that ends sooner goes on into the next), the share whose rung after
+    REACH_ROUNDS rounds is one where the model wins 40-60% of games (`band`),
+    within one rung of it, and the share that moved onto such a rung in those
+    rounds. (Moves of one rung change
     the rung's parity every round, so "in the band after exactly three
     rounds" undercounts a staircase that hovers on either side of it.)"""
     at = near = seen = 0
     for i in range(games):
-        _, rungs = run_auto(HUMANS[model], games=1, seed=seed + i, options=Options(), start=start)
+        _, rungs = run_auto(HUMANS[model], games=3, seed=seed + i, options=Options(), start=start)
         first = rungs[: REACH_ROUNDS + 1]
         last = first[-1]
         at += last in band

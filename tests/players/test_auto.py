@@ -32,19 +32,50 @@ def test_after_the_first_game_auto_moves_at_most_one_rung_a_round() -> None:
     assert all(1 <= r <= TOP for r in rungs)
 
 
-def test_while_the_gap_is_large_auto_leaps_half_the_way_then_half_again() -> None:
-    """From the wrong end of the ladder a lopsided first round moves the longest
-    move (LEAP rungs), a later one at most half the last; else one rung a round."""
-    for model, start in (("practised", 1), ("new", TOP)):
-        leaps = []
-        for seed in range(6):
-            _, rungs = run_auto(HUMANS[model], games=1, seed=seed, options=Options(), start=start)
-            steps = [abs(s) for s in _steps(rungs)]
-            leaps.append(steps[0])
-            big = [s for s in steps if s > 1]
-            assert all(b <= a // 2 for a, b in itertools.pairwise(big))  # halving
-            assert all(s <= AutoLevel.LEAP for s in steps)
-        assert max(leaps) == AutoLevel.LEAP  # a lopsided first round: the longest move
+def test_while_searching_auto_moves_half_way_to_where_the_pace_places_the_person(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A round's end: half the distance to the rung the person's card times in
+    this game place them on; a rung away or less ends the search (then the
+    staircase: one rung by the round's outcome)."""
+    slap = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
+    aims = iter([12, 12, 11])
+    monkeypatch.setattr(AutoLevel, "paced", lambda self: next(aims))
+    moved = []
+    for _ in range(3):
+        table = table_at(slap)
+        bot = Bot(table, Player.RIGHT, "normal")
+        if not moved:
+            auto = AutoLevel(bot, 4)
+        else:
+            auto.move_to(bot)
+        auto.attach()
+        vclock(table).advance(0.5)
+        table.submit(Slap(Player.LEFT, 1), source="key")  # the person takes the big pile
+        vclock(table).advance(0.01)  # the move waits for the round's last action to be filed
+        moved.append(auto.rung)
+        auto.detach()
+    # 4 -> 8 (half of 8), -> 10 (half of 4); then 11 is one away: the search is over,
+    # and the round (the same cards again: even) moves nothing
+    assert moved == [8, 10, 10]
+    assert not auto.searching
+
+
+def test_auto_places_the_person_by_their_pace_in_the_game() -> None:
+    """On the simulator: the pace of a game's plays places each model near its
+    own rung (the middle of five games within one), whatever rung the computer
+    played at."""
+    from spit_tui.match import Match
+
+    for model in HUMANS:
+        for rung in (1, TOP):
+            placed = []
+            for seed in range(5):
+                m = Match(HUMANS[model], LADDER[rung - 1], seed=seed)
+                auto = AutoLevel(m.bots[1], rung)
+                m.run()
+                placed.append(auto.paced())
+            assert abs(sorted(placed)[2] - PLACEMENT[model]) <= 1, (model, rung, placed)
 
 
 def test_auto_finds_both_models_within_a_few_rounds_from_either_end() -> None:

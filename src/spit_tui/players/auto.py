@@ -3,12 +3,13 @@
 It starts on the rung that suits the person (players/ladder.start_rung: from
 their stored card times, placed as the human models are placed; with none, a
 first game starts where the new-player model lands). While it is still
-finding the person (their first game), a lopsided round (one side gains
-`FAR` cards or more on the other from where the round started) says the gap
-is large: it then moves `LEAP` rungs that way (at most half the distance to
-the end of the ladder), and half of its last move after that. The first
-close round, or a turn back, ends the search: from then on it moves one rung at
-most after every round, like a staircase: up a rung when the person came out
+finding the person, it places them after every round by the same model: their
+card times in the game so far (from the game's own record, as the history
+would store them) set against the human models' (`start_rung`), and moves
+half the distance to that rung. Who won a round says little (a round swings
+with the cards and the form of the day), the pace of some twenty plays says
+a lot. Once that rung is at most one away the search is over: from then on
+it moves one rung at most after every round, like a staircase: up a rung when the person came out
 of the round ahead (gained cards on the computer from where the round
 started, so cards carried in from a lopsided round do not count twice; or
 scored fewer points in the points game; or won the game), down a rung when
@@ -26,7 +27,7 @@ from pathlib import Path
 from spit_tui.engine import Event, Phase, RoundEnd, Variant
 
 from .bot import Bot
-from .ladder import LADDER, TOP
+from .ladder import LADDER, TOP, start_rung
 
 AUTO = "auto"  # the --level value
 
@@ -68,20 +69,18 @@ class AutoLevel:
     The round-to-round part keeps each game close while it is played. In the
     first game the rounds move the base itself, so a start far from the
     person's level is put right without costing them games, and while it is
-    still searching (see the module docstring) a lopsided round moves it by
-    half the distance left.
+    still searching (see the module docstring) it moves half the distance to
+    where the person's pace in this game places them.
     """
 
     SWAY = 1
-    FAR = 12  # a round won by this many cards (or points) or more is lopsided
-    LEAP = 5  # the longest move, the first of a search (then half of the last)
+    MIN_PLAYS = 5  # card times of this game before they place the person
 
     def __init__(self, bot: Bot, rung: int) -> None:
         self.bot = bot
         self.rung = self.base = _clamp(rung)
         self.offset = 0
-        self.searching = True  # the first game, until a close round or a turn back
-        self.leap = 0  # the last move while searching (its sign: the way it went)
+        self.searching = True  # until the person's pace puts them a rung away or less
         self.games = 0  # games finished at this table
         self.rungs: list[int] = [self.rung]  # the start, then the rung after every round
         self.margin_seen = 0
@@ -121,44 +120,61 @@ class AutoLevel:
         gained, self._gap = gap - self._gap, gap
         return gained
 
-    def _leap(self, ahead: int) -> int:
-        """The move while searching: LEAP rungs that way (at most half the
-        distance to the ladder's end), then half the last move; 0 when the
-        search is over or the round was close."""
-        if not self.searching or abs(self.margin_seen) < self.FAR:
+    def paced(self) -> int:
+        """The rung the person's own card times in this game place them on (as
+        stored figures are placed: players/ladder.start_rung); 0 with fewer
+        than MIN_PLAYS, or for a game whose record cannot be read back."""
+        from spit_tui.engine import Refusal
+        from spit_tui.store.figures import figures
+        from spit_tui.store.records import record_of
+
+        try:
+            times = figures(record_of(self.bot.table)).players[self.bot.player.other].reactions
+        except (Refusal, ValueError):
             return 0
-        if self.leap and (self.leap > 0) != (ahead > 0):
-            return 0  # turned back: close enough for one rung at a time
-        room = TOP - self.rung if ahead > 0 else self.rung - 1
-        size = min(self.LEAP, (room + 1) // 2) if not self.leap else abs(self.leap) // 2
-        return ahead * min(room, size) if size > 1 else 0
+        return start_rung(times) if len(times) >= self.MIN_PLAYS else 0
 
     def _on_event(self, event: Event) -> None:
         """A settled round (not one whose piles are still to be slapped): how it
-        went for the person, +1 ahead, -1 behind, 0 even, and the move."""
+        went for the person, +1 ahead, -1 behind, 0 even, and the move. While
+        searching, the move waits for the table to have filed this round's last
+        action (its time is part of the person's card times)."""
         end = event.round_over
         if end is None or event.position.phase is Phase.SLAP:
             return
         self.margin_seen = self.margin(end)
-        if event.winner is not None:
+        won = event.winner is not None
+        if won:
             ahead = 1 if event.winner is self.bot.player.other else -1
+            self._gap = 0  # the next game starts 26 cards each
         else:
             ahead = (self.margin_seen > 0) - (self.margin_seen < 0)
-        leap = self._leap(ahead) if ahead else 0
+        if self.searching and not won:
+            self.bot.table.clock.call_later(0.0, lambda: self._move(ahead, won))
+        else:
+            self._move(ahead, won)
+
+    def _leap(self, aim: int) -> int:
+        """While searching: half the distance to `aim`, where the person's card
+        times in this game place them (0 once that is a rung away or less)."""
+        gap = aim - self.rung if aim else 0
+        if abs(gap) < 2:
+            return 0
+        half = (abs(gap) + 1) // 2
+        return half if gap > 0 else -half
+
+    def _move(self, ahead: int, won: bool) -> None:
+        aim = self.paced() if self.searching and not won else 0
+        leap = self._leap(aim)
+        if aim and not leap:
+            self.searching = False  # the person's pace puts them a rung away or less
         if leap:
-            self.leap = leap
             self.base = self.rung + leap
-        elif self.leap and ahead and (self.leap > 0) != (ahead > 0):
-            self.searching = False  # turned back: one rung at a time from here
-        elif ahead and abs(self.margin_seen) < self.FAR:
-            self.searching = False  # a close round: near enough
-        if event.winner is not None:
-            self._gap = 0  # the next game starts 26 cards each
+        if won:
             if not leap:
                 self.base = _clamp(self.base + ahead)
             self.offset = 0
             self.games += 1
-            self.searching = False
         elif not self.games:
             if not leap:
                 self.base = _clamp(self.base + ahead)  # the first game: finding the level
