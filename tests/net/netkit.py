@@ -9,7 +9,8 @@ import re
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Card, Game, Options, Position
 from spit_tui.net.protocol import Message, hello
-from spit_tui.net.room import Lobby, Room, Session
+from spit_tui.net.room import Lobby, Room
+from spit_tui.net.session import Session
 from spit_tui.table import Table
 
 CARD = re.compile(r'"((?:[2-9TJQKA])[shdc])"')

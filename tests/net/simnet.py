@@ -15,7 +15,8 @@ from spit_tui.engine import Game, Player
 from spit_tui.net.latency import PING_S
 from spit_tui.net.protocol import Message, hello, intent
 from spit_tui.net.race import race_game, race_winner
-from spit_tui.net.room import Lobby, Room, Session
+from spit_tui.net.room import Lobby, Room
+from spit_tui.net.session import Session
 from spit_tui.table import Table
 
 

@@ -1,4 +1,4 @@
-"""A hypothesis fuzz of the host's message handler (room.Session): whatever
+"""A hypothesis fuzz of the host's message handler (session.Session): whatever
 strangers send, the host raises nothing, the game does not change and the
 seated players stay connected; whatever a seated client sends, the host
 raises nothing and changes the game only through the table."""
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from netkit import Recorder, join, lobby
 
-from spit_tui.net.room import Session
+from spit_tui.net.session import Session
 
 TYPES = ["hello", "intent", "ping", "bye", "welcome", "view", ""]
 FIELDS = ["type", "version", "code", "seat", "token", "row", "slot", "id", "x"]

@@ -241,3 +241,11 @@ def test_out_of_descriptors_the_host_says_so_in_one_line_and_serves_again() -> N
 
 
 _ = Player
+
+
+def test_a_host_behind_a_door_counts_no_address_as_one_squatter() -> None:
+    """ssh-serve's host sees every guest from 127.0.0.1 (the door counts the
+    real addresses): 20 rooms from one address are 20 guests, not a squat."""
+    lobby = Lobby(lambda: None, max_rooms=100, limits=Limits.relayed())  # type: ignore[arg-type,return-value]
+    lobby.new_room = lambda expires=False: _room(lobby)  # type: ignore[method-assign]
+    assert all(not isinstance(lobby.request_room(i / 10, "127.0.0.1"), str) for i in range(20))

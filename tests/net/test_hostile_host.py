@@ -17,7 +17,7 @@ import pytest
 from test_host import FAST
 
 from spit_tui.engine import Player
-from spit_tui.net import host as host_module
+from spit_tui.net import stream as stream_module
 from spit_tui.net.host import Host
 from spit_tui.net.limits import Limits
 from spit_tui.net.protocol import encode, hello, intent
@@ -55,7 +55,7 @@ def raw_socket(h: Host, rcvbuf: int = 0) -> socket.socket:
 async def test_a_seat_that_never_reads_is_cut_off_after_a_short_grace(
     host: Host, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(host_module, "WRITE_LIMIT", 16 * 1024)
+    monkeypatch.setattr(stream_module, "WRITE_LIMIT", 16 * 1024)
     room = host.new_room()
     sock = raw_socket(host, rcvbuf=2048)
     try:
@@ -64,7 +64,7 @@ async def test_a_seat_that_never_reads_is_cut_off_after_a_short_grace(
             while room.seats[Player.LEFT].conn is None:
                 await asyncio.sleep(0.01)
         conn = room.seats[Player.LEFT].conn
-        assert isinstance(conn, host_module.StreamConn)
+        assert isinstance(conn, stream_module.StreamConn)
         # every message changes the seat's view: a view goes out each time, unread
         for i in range(20_000):
             room.table.say(Player.LEFT, f"message {i}")

@@ -6,8 +6,9 @@ event or until an intent arrives; each connection is a task that reads frames
 (protocol.read_frame: size cap, truncation, slow drip) and hands them to its
 Session. Whatever a connection does, only that connection is closed: a bad
 frame, a silence longer than the handshake or idle limit, a client that stops
-reading (its send buffer passes WRITE_LIMIT). The host binds to 127.0.0.1
-unless told otherwise, and prints the first room's code.
+reading (net.stream). What one address or all strangers may take is bounded
+(net.limits). The host binds to 127.0.0.1 unless told otherwise, and prints
+the first room's code.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ import contextlib
 import math
 import random
 import secrets
-import socket
-import struct
 import sys
 import time
 from collections.abc import Callable
@@ -32,8 +31,10 @@ from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Decision, Outcom
 
 from .latency import PING_S
 from .limits import Addresses, Limits
-from .protocol import FRAME_S, Message, ProtocolError, encode, read_frame, refused
-from .room import Lobby, Room, Session
+from .protocol import FRAME_S, ProtocolError, encode, read_frame, refused
+from .room import Lobby, Room
+from .session import Session
+from .stream import ABORT_S, LINGER_S, StreamConn
 
 if TYPE_CHECKING:
     from spit_tui.store.history import HistoryWriter
@@ -42,13 +43,8 @@ DEFAULT_PORT = 7878
 HANDSHAKE_S = 5.0  # a new connection must say hello this soon
 IDLE_S = 60.0  # a seat that sends nothing (not even a ping) for this long is closed
 STALL_S = 1.0  # a time-out this late means the host stood still, not that the seat did
-WRITE_LIMIT = 256 * 1024  # bytes waiting to go to a client that is not reading
-LINGER_S = 0.5  # after a refusal, how long what the client still sends is read and dropped
-ABORT_S = 2.0  # then how long a client that reads nothing has to take the goodbye
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
-TCP_INFO_SIZE = 232  # bytes of struct tcp_info asked for (Linux 4.6 and later have this much)
-TCPI_MIN_RTT = 148  # offset of tcpi_min_rtt (microseconds) in struct tcp_info
 NOTICE_S = 10.0  # a condition worth a line on the console is told at most this often
 
 
@@ -59,58 +55,6 @@ class Timings:
     countdown_s: float = COUNTDOWN_S
     stale_s: float = STALE_S
     stuck_delay_s: float = STUCK_DELAY_S
-
-
-class StreamConn:
-    """A Session's connection over an asyncio stream."""
-
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        self.writer = writer
-        self.closed = False
-
-    def proven_rtt(self) -> float | None:
-        """The lowest round trip the kernel's TCP has measured on this connection
-        (tcp_info's tcpi_min_rtt, Linux): the client's kernel sends the ACKs it
-        is measured by, so a client program that answers pings late cannot
-        raise it. None where the system does not say."""
-        sock = self.writer.get_extra_info("socket")
-        if sock is None or not hasattr(socket, "TCP_INFO"):
-            return None
-        try:
-            info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_SIZE)
-        except OSError:
-            return None
-        if len(info) < TCPI_MIN_RTT + 4:
-            return None
-        (us,) = struct.unpack_from("=I", info, TCPI_MIN_RTT)
-        return None if us in (0, 0xFFFFFFFF) else us / 1e6
-
-    def send(self, msg: Message) -> None:
-        if self.closed:
-            return
-        if self.writer.transport.get_write_buffer_size() > WRITE_LIMIT:
-            self.close("too far behind: not reading")
-            return
-        self.writer.write(encode(msg))
-
-    def close(self, reason: str) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        goodbye = {"type": "bye", "reason": reason} if reason == "bye" else refused(reason)
-        try:
-            self.writer.write(encode(goodbye))
-            if self.writer.can_write_eof():
-                self.writer.write_eof()
-        except (OSError, RuntimeError):
-            pass
-        # Closing at once, with the client's unread frames still in our buffer,
-        # would reset the connection and lose the line that says why.
-        loop = asyncio.get_running_loop()
-        loop.call_later(LINGER_S, self.writer.close)
-        # A client that never reads would keep the buffer (and a descriptor)
-        # for as long as it liked: after a short grace it is cut off.
-        loop.call_later(LINGER_S + ABORT_S, self.writer.transport.abort)
 
 
 class Host:

@@ -84,6 +84,7 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
     from spit_tui.net.host import Host
     from spit_tui.net.hostcmd import stop_on_signals
     from spit_tui.net.joincmd import parse_address
+    from spit_tui.net.limits import Limits
 
     from .admission import Admission, KeysError, read_authorized
     from .hostkey import HostKeyError, fingerprint, load_or_make
@@ -98,7 +99,9 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
         return 1 if not isinstance(e, UsageError) else 2
     own: Host | None = None
     if game_host is None:
-        own = Host(bind="127.0.0.1", port=0)
+        # every guest's game connects from 127.0.0.1: the door counts guests
+        # per address (Admission), so the host must not count them as one
+        own = Host(bind="127.0.0.1", port=0, limits=Limits.relayed())
         try:
             await own.start()
         except OSError as e:

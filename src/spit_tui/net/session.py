@@ -1,0 +1,126 @@
+"""One connection to the host as the rooms see it, from its first byte to its
+close: it rate-limits (its own bucket, and the strangers' budgets of
+net.limits), checks every message (protocol.check_client_message), takes a
+seat with the handshake, and closes itself, never anything else, on
+anything wrong. No sockets: the host (net.host) hands it frames."""
+
+from __future__ import annotations
+
+from spit_tui.engine import Player
+from spit_tui.players.keymap import Row
+
+from .limits import Bucket
+from .protocol import VERSION, Message, ProtocolError, check_client_message
+from .room import BURST, RATE, Conn, Lobby, Room, normal_code
+from .seatview import SEAT_NAMES
+
+
+class Session:
+    """One connection to the host, from its first byte to its close."""
+
+    def __init__(self, lobby: Lobby, conn: Conn, now: float, address: str = "") -> None:
+        self.lobby = lobby
+        self.conn = conn
+        self.address = address  # the client's address, as the host's limits count it
+        self.bucket = Bucket(RATE, BURST, now)
+        lim = lobby.limits
+        self.stranger = Bucket(lim.stranger_conn_rate, lim.stranger_conn_burst, now)
+        self.room: Room | None = None
+        self.seat: Player | None = None
+        self.made_room = False
+        self.closed = False
+
+    def receive(self, body: bytes, now: float) -> None:
+        """One frame's body, as it arrived."""
+        if self.closed:
+            return
+        if not self.bucket.take(now):
+            self.close("too many messages: slow down")
+            return
+        playing = self.room is not None and self.seat is not None and self.room.playing(now)
+        if not playing:  # a stranger: charged to the strangers' budgets (net.limits)
+            if not self.stranger.take(now):
+                self.close("too many messages: slow down")
+                return
+            if not self.lobby.strangers.take(now):
+                self.close("this host is busy: try again in a moment")
+                return
+        try:
+            msg = check_client_message(body)
+        except ProtocolError as e:
+            self.close(str(e))
+            return
+        self._dispatch(msg, now)
+
+    def _dispatch(self, msg: Message, now: float) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            self.conn.send({"type": "pong", "id": msg["id"]})
+        elif kind == "bye":
+            self.close("bye")
+        elif kind == "hello":
+            self._hello(msg, now)
+        elif kind == "new_room":
+            self._new_room(now)
+        elif self.room is None or self.seat is None:
+            self.close("say hello first")
+        elif kind == "pong":
+            self.room.pong(self.seat, msg["id"], now)
+        else:
+            self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
+
+    def _new_room(self, now: float) -> None:
+        """Make a room and tell its code; the connection may then say hello to it."""
+        if self.made_room or self.room is not None:
+            self.close("one new room per connection")
+            return
+        room = self.lobby.request_room(now, self.address)
+        if isinstance(room, str):
+            self.close(room)
+            return
+        self.made_room = True
+        self.conn.send({"type": "room", "code": room.code})
+
+    def _hello(self, msg: Message, now: float) -> None:
+        if self.room is not None:
+            self.close("a second hello")
+            return
+        if msg["version"] != VERSION:
+            self.close(f"this host speaks protocol version {VERSION}, not {msg['version']}")
+            return
+        room = self.lobby.rooms.get(normal_code(msg["code"]))
+        if room is None:
+            self.close("no room with that code")
+            return
+        taken = room.take(msg, now)
+        if isinstance(taken, str):
+            self.close(taken)
+            return
+        p, token = taken
+        self.room, self.seat = room, p
+        room.seats[p].alive_at = now
+        self.conn.send(
+            {
+                "type": "welcome",
+                "version": VERSION,
+                "room": room.code,
+                "seat": SEAT_NAMES[p],
+                "token": token,
+                "stale_s": room.table.stale_s,
+            }
+        )
+        room.attach(p, self.conn)
+
+    def close(self, reason: str) -> None:
+        """Tell the client why (one line) and end this connection only."""
+        if self.closed:
+            return
+        self.closed = True
+        self.conn.close(reason)
+        self.ended()
+
+    def ended(self) -> None:
+        """The connection is gone (closed here, or by the other side): free its seat."""
+        self.closed = True
+        if self.room is not None and self.seat is not None:
+            self.room.detach(self.seat, self.conn)
