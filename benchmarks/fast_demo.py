@@ -3,7 +3,7 @@ stepped as fast as the screen can show it, so a whole game takes seconds.
 
     TEXTUAL_FPS=1000 python benchmarks/fast_demo.py [--seed N] [--level hard] [--stats FILE]
 
-It is the real app (spit_tui.app.computer.ComputerApp with both seats taken,
+It is the real app (SpitApp in spit_tui.app.computer.ComputerMode, both seats taken,
 as `spit-tui --demo` runs it) with two changes only: time is a VirtualClock
 that jumps to the next bot move instead of waiting for it, and each board
 update is timed. One step of the clock is one bot move (or a timed effect:
@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import spit_tui.app
-from spit_tui.app.computer import ComputerApp
+from spit_tui.app import SpitApp
+from spit_tui.app.computer import ComputerMode
 from spit_tui.app.screens import GameScreen
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Options, Phase, Player
@@ -75,7 +76,7 @@ class TimedGameScreen(GameScreen):
         )
 
 
-class FastDemo(ComputerApp):
+class FastDemo(SpitApp):
     """`spit-tui --demo` (both seats taken by `level`) on a virtual clock at full speed."""
 
     CSS_PATH = str(Path(spit_tui.app.__file__).parent / "app.tcss")  # the app's own look
@@ -83,9 +84,7 @@ class FastDemo(ComputerApp):
     def __init__(self, *, seed: int = 1, level: str = "hard", stats: str | None = None) -> None:
         self.clock_v = VirtualClock()
         super().__init__(
-            computer={Player.LEFT: level, Player.RIGHT: level},
-            demo=True,
-            bot_seed=seed,
+            mode=ComputerMode({Player.LEFT: level, Player.RIGHT: level}, demo=True, bot_seed=seed),
             options=Options(),
             seed=seed,
             clock=self.clock_v,

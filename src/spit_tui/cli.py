@@ -384,9 +384,11 @@ def _new_app(
     args: argparse.Namespace, options: Options, position: Position | None, given: Given
 ) -> SpitApp:
     from spit_tui.app import SpitApp
+    from spit_tui.app.modes import LocalMode, Mode
 
+    mode: Mode = LocalMode()
     if args.vs_computer or args.demo:
-        from spit_tui.app.computer import ComputerApp
+        from spit_tui.app.computer import ComputerMode
         from spit_tui.engine import Player
 
         level = args.level or "normal"
@@ -399,17 +401,8 @@ def _new_app(
 
             person = given[side.other] or YOU  # the name its games are kept under
             times = stored_reaction_times(person, args.db)
-        return ComputerApp(
-            computer=seats,
-            demo=args.demo,
-            bot_seed=args.seed,
-            reaction_times=times,
-            options=options,
-            seed=args.seed,
-            position=position,
-            names=given,
-        )
-    return SpitApp(options=options, seed=args.seed, position=position, names=given)
+        mode = ComputerMode(seats, demo=args.demo, bot_seed=args.seed, reaction_times=times)
+    return SpitApp(options=options, seed=args.seed, position=position, names=given, mode=mode)
 
 
 def _stopped_game(args: argparse.Namespace) -> Stopped | None:

@@ -292,11 +292,6 @@ class Table:
             return "Enter: play on (the clocks wait until then)"
         return "The game is paused: it goes on where it stopped."
 
-    @property
-    def over_keys(self) -> str:
-        """The keys the game-over banner offers."""
-        return "Enter: new game  ·  Ctrl+Q: quit"
-
     def ready_flags(self) -> tuple[bool, bool]:
         """Who has said "spit" (a ready whose spit is counting down counts)."""
         sides = self.game.position.sides

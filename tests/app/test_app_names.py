@@ -12,7 +12,7 @@ from appkit import advance, key_for_action, make_app, press, screen_text
 from textual.widgets import Input
 
 from spit_tui.app.banner import Banner
-from spit_tui.app.computer import ComputerApp
+from spit_tui.app.computer import computer_app
 from spit_tui.app.namescreen import NamesScreen
 from spit_tui.app.screens import GameScreen
 from spit_tui.engine import Player, Ready
@@ -77,7 +77,7 @@ async def test_against_the_computer_only_the_person_has_a_box_and_its_level_is_i
     tmp_path: Path,
 ) -> None:
     table = make_app(seed=1).table
-    app = ComputerApp(computer={Player.RIGHT: "hard"}, table=table, bot_seed=1, names=("ANN", None))
+    app = computer_app({Player.RIGHT: "hard"}, table=table, bot_seed=1, names=("ANN", None))
     writer = HistoryWriter(tmp_path / "h.sqlite3", threaded=False)
     app.attach_history(writer)
     assert app.table.names == ("ANN", "COMPUTER")

@@ -75,11 +75,11 @@ def _first_run_app() -> SpitApp:
 
 def _vs_computer() -> SpitApp:
     """Against the computer (hard, on the right): its side shows its level, no keys."""
-    from spit_tui.app.computer import ComputerApp
+    from spit_tui.app.computer import computer_app
     from spit_tui.engine import Player
 
     table = make_app(seed=1, spat=True).table
-    return ComputerApp(computer={Player.RIGHT: "hard"}, table=table, bot_seed=1)
+    return computer_app(computer={Player.RIGHT: "hard"}, table=table, bot_seed=1)
 
 
 async def _computers_key(pilot: Pilot[Any]) -> None:

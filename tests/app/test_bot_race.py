@@ -8,7 +8,7 @@ import pytest
 from appkit import screen_text, settle
 
 from spit_tui.app import SpitApp
-from spit_tui.app.computer import ComputerApp
+from spit_tui.app.computer import ComputerMode, computer_app
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, complete_position, parse_position
 from spit_tui.players.keymap import Row, key_for, label
@@ -22,10 +22,15 @@ RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
 SHARP = LEVELS["expert"].replace(overlook=0.0)  # never misses its play here
 
 
-def race_app() -> ComputerApp:
+def mode(app: SpitApp) -> ComputerMode:
+    assert isinstance(app.mode, ComputerMode)
+    return app.mode
+
+
+def race_app() -> SpitApp:
     clock = VirtualClock()
     table = Table(Game(position=complete_position(parse_position(RACE, check=False))), clock)
-    return ComputerApp(computer={Player.RIGHT: SHARP}, table=table, bot_seed=1)
+    return computer_app(computer={Player.RIGHT: SHARP}, table=table, bot_seed=1)
 
 
 async def test_a_human_key_beats_a_bot_move_scheduled_later() -> None:
@@ -33,7 +38,7 @@ async def test_a_human_key_beats_a_bot_move_scheduled_later() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         table = app.table
-        (bot,) = app.bots
+        (bot,) = mode(app).bots
         plan = bot.plan
         assert plan is not None and plan.action == Play(Player.RIGHT, 0, 0)
         due = plan.due
@@ -58,7 +63,7 @@ async def test_a_bot_move_that_is_due_first_lands_first() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         table = app.table
-        (bot,) = app.bots
+        (bot,) = mode(app).bots
         plan = bot.plan
         assert plan is not None and plan.action == Play(Player.RIGHT, 0, 0)
         clock = table.clock
@@ -116,7 +121,7 @@ async def test_the_computers_side_shows_its_level_and_no_keys(
 ) -> None:
     clock = VirtualClock()
     table = Table(Game(position=complete_position(parse_position(RACE, check=False))), clock)
-    app = ComputerApp(computer={side: "hard"}, table=table, bot_seed=1)
+    app = computer_app(computer={side: "hard"}, table=table, bot_seed=1)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         text = await screen_text(pilot)
@@ -138,14 +143,14 @@ async def test_auto_shows_the_level_it_moved_to() -> None:
 
     clock = VirtualClock()
     table = Table(Game(position=complete_position(parse_position(RACE, check=False))), clock)
-    app = ComputerApp(computer={Player.RIGHT: AUTO}, table=table, bot_seed=1)
+    app = computer_app(computer={Player.RIGHT: AUTO}, table=table, bot_seed=1)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        (auto,) = app.autos
+        (auto,) = mode(app).autos
         start = auto.rung
         assert table.computer_level(Player.RIGHT) == f"auto · level {start}"
         for rung in (start + 1, 7, 12):  # 7 and 12 have names: the label keeps to numbers
-            app._auto_moved(rung, 1)  # what the staircase does after a round
+            mode(app)._auto_moved(app, rung, 1)  # what the staircase does after a round
             assert table.computer_level(Player.RIGHT) == f"auto · level {rung}"
             assert f"COMPUTER · auto · level {rung}" in await screen_text(pilot)
 
@@ -153,7 +158,7 @@ async def test_auto_shows_the_level_it_moved_to() -> None:
 async def test_demo_any_key_starts_a_game_for_two_people() -> None:
     clock = VirtualClock()
     table = Table(Game(seed=3), clock)
-    app = ComputerApp(
+    app = computer_app(
         computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
     )
     async with app.run_test(size=(120, 40)) as pilot:
@@ -164,7 +169,7 @@ async def test_demo_any_key_starts_a_game_for_two_people() -> None:
         assert sum(1 for d in table.decisions if d.source == "bot") > 5
         await pilot.press("space")
         await settle(pilot)
-        assert not app.demo and not app.bots
+        assert not mode(app).demo and not mode(app).bots
         assert not table.decisions or table.position.round == 1
         n = len(table.decisions)
         clock.advance(20)
@@ -179,12 +184,12 @@ async def test_demo_deals_again_after_a_game_ends() -> None:
     over = "over:L 3 one:R - -/-/-/-/- - 2c3c4c :5c/-/-/-/- - 0,0"
     clock = VirtualClock()
     table = Table(Game(position=complete_position(parse_position(over, check=False))), clock)
-    app = ComputerApp(
+    app = computer_app(
         computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
     )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app._demo_watch()  # what the table's announcement of the last card does
+        mode(app)._demo_watch(app)  # what the table's announcement of the last card does
         clock.advance(DEMO_RESTART_S - 0.5)
         assert table.game.over
         clock.advance(1.0)

@@ -13,11 +13,17 @@ from typing import Any
 import pytest
 from appkit import settle
 
-from spit_tui.app.computer import PASS_KEYS, ComputerApp
+from spit_tui.app import SpitApp
+from spit_tui.app.computer import PASS_KEYS, ComputerMode, computer_app
 from spit_tui.app.signals import ending_signals, watch_continue
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Player
 from spit_tui.table import Table
+
+
+def mode(app: SpitApp) -> ComputerMode:
+    assert isinstance(app.mode, ComputerMode)
+    return app.mode
 
 
 def test_every_catchable_ending_signal_is_handled_and_no_other() -> None:
@@ -51,9 +57,9 @@ async def test_sigcont_runs_textuals_handler_only_after_its_own_suspend(own_stop
         signal.signal(signal.SIGCONT, before)
 
 
-def demo_app() -> ComputerApp:
+def demo_app() -> SpitApp:
     table = Table(Game(seed=3), VirtualClock())
-    return ComputerApp(
+    return computer_app(
         computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
     )
 
@@ -68,7 +74,7 @@ async def test_ctrl_z_in_the_demo_suspends_and_does_not_end_the_demo() -> None:
         await pilot.press("ctrl+z")
         await settle(pilot)
         assert suspended == [True]
-        assert app.demo and len(app.bots) == 2  # the demo goes on
+        assert mode(app).demo and len(mode(app).bots) == 2  # the demo goes on
         await pilot.press("x")  # any other key still ends it
         await settle(pilot)
-        assert not app.demo and not app.bots
+        assert not mode(app).demo and not mode(app).bots

@@ -1,4 +1,4 @@
-"""Helpers for the join tests: a JoinApp seated at a real host on 127.0.0.1,
+"""Helpers for the join tests: the app seated at a real host on 127.0.0.1,
 waiting on conditions with a bound, and the cards a host's table shows."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from spit_tui.app.join import JoinApp
+from spit_tui.app import SpitApp
+from spit_tui.app.join import seat_app
 from spit_tui.clock import RealClock
 from spit_tui.engine import Card, Player, Position
 from spit_tui.net.client import Client
@@ -29,19 +30,19 @@ async def until(cond: Callable[[], object], what: str, timeout: float = BOUND_S)
 
 def join_app(
     client: Client, host: Host, code: str, tokens: Tokens, retries: int = 5, retry_s: float = 0.1
-) -> tuple[JoinApp, NetSeat, RemoteTable]:
+) -> tuple[SpitApp, NetSeat, RemoteTable]:
     net = NetSeat(client, "127.0.0.1", host.port, code, tokens, retries=retries, retry_s=retry_s)
     table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
 
-    async def run(app: JoinApp) -> None:
+    async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"spit-tui join: {line}"))
 
-    return JoinApp(table, run), net, table
+    return seat_app(table, run), net, table
 
 
 async def seated(
     host: Host, code: str, seat: str, tmp: Path
-) -> tuple[JoinApp, NetSeat, RemoteTable]:
+) -> tuple[SpitApp, NetSeat, RemoteTable]:
     tokens = Tokens(tmp / "seats.json")
     client = await connect("127.0.0.1", host.port, code, seat, tokens)
     assert isinstance(client, Client), client

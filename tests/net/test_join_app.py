@@ -151,7 +151,8 @@ async def test_a_host_that_dies_ends_the_seat_after_trying_again(tmp_path: Path)
 
 
 async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> None:
-    from spit_tui.app.join import JoinApp
+    from spit_tui.app import SpitApp
+    from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
     from spit_tui.net.remote import RemoteTable
     from spit_tui.net.seat import LocalSeat
@@ -164,10 +165,10 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
         table = RemoteTable(Player.LEFT, local.press, RealClock(), room.table.stale_s)
         table.invite = f"spit-tui join 127.0.0.1:{host.port} {room.code}"
 
-        async def start(app: JoinApp) -> None:
+        async def start(app: SpitApp) -> None:
             local.attach(table, lambda line: app.finish(f"spit-tui host: {line}"))
 
-        app = JoinApp(table, start)
+        app = seat_app(table, start)
         async with app.run_test(size=SIZE) as pilot:
             await until(lambda: table.remote is not None, "seated")
             await pilot.pause(0.05)

@@ -12,7 +12,8 @@ import pytest
 from netkit import Recorder, join, lobby
 from textual.pilot import Pilot
 
-from spit_tui.app.join import JoinApp
+from spit_tui.app import SpitApp
+from spit_tui.app.join import seat_app as _seat_app
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Play, Player, Ready
 from spit_tui.net.remote import RemoteTable
@@ -21,7 +22,7 @@ from spit_tui.net.seat import LocalSeat
 Snap = Callable[..., bool]
 
 
-def seat_app(drop_right: bool) -> JoinApp:
+def seat_app(drop_right: bool) -> SpitApp:
     lob = lobby(1)
     room = lob.new_room()
     local = LocalSeat(room, Player.LEFT)
@@ -29,7 +30,7 @@ def seat_app(drop_right: bool) -> JoinApp:
     _session, rec = join(lob, room, "right")
     room.seats[Player.RIGHT].shown_ms = 42  # as the host's pings would have measured it
 
-    async def start(app: JoinApp) -> None:
+    async def start(app: SpitApp) -> None:
         local.attach(table, lambda line: app.finish(line))
         t = room.table
         clock = t.clock
@@ -45,7 +46,7 @@ def seat_app(drop_right: bool) -> JoinApp:
             _session.ended()
 
     assert isinstance(rec, Recorder)
-    return JoinApp(table, start)
+    return _seat_app(table, start)
 
 
 async def _settle(pilot: Pilot[Any]) -> None:

@@ -1,5 +1,5 @@
 """Soak (issue 6): bot-against-bot games back to back through the full app (the
---demo ComputerApp: its bots, its restart between games, every widget), headless
+--demo app (ComputerMode): its bots, its restart between games, every widget), headless
 on a virtual clock at many times real speed. No exception; every game ends with
 a winner and all 52 cards; the board on screen matches the engine; memory
 (RSS, after a full collection) grows less than 10 MB from the end of game 5 to
@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 import pytest
 from relkit import board_problems, flush, invariants, read_board
 
-from spit_tui.app.computer import ComputerApp
+from spit_tui.app import SpitApp
+from spit_tui.app.computer import ComputerMode, computer_app
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Phase, Player
 from spit_tui.table import Table
@@ -35,6 +36,11 @@ from spit_tui.table import Table
 FRAME_S = 0.25  # game seconds per frame: 15x real time
 LEAK_CEILING = 10 * 2**20
 PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def mode(app: SpitApp) -> ComputerMode:
+    assert isinstance(app.mode, ComputerMode)
+    return app.mode
 
 
 def rss() -> int:
@@ -58,7 +64,7 @@ class Soak:
 async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
     clock = VirtualClock(tiebreak=random.Random(seed))
     table = Table(Game(seed=seed), clock)
-    app = ComputerApp(
+    app = computer_app(
         computer={Player.LEFT: level, Player.RIGHT: level}, demo=True, table=table, bot_seed=seed
     )
     out = Soak()
@@ -96,7 +102,7 @@ async def soak(games: int, *, seed: int = 1, level: str = "expert") -> Soak:
                 out.objects_at[g] = len(gc.get_objects())
             elif t.position.phase is not Phase.OVER:
                 over_seen = False
-        assert app.demo and len(app.bots) == 2
+        assert mode(app).demo and len(mode(app).bots) == 2
         out.decisions = len(app.table.decisions)
     out.wall = time.perf_counter() - t0
     return out

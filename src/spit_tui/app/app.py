@@ -28,6 +28,7 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.timer import Timer
 
+from spit_tui.app.modes import NAMES_KEY, NAMES_KEY_LABEL, LocalMode, Mode
 from spit_tui.app.screens import (
     MIN_H,
     MIN_W,
@@ -44,7 +45,7 @@ from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.names import Given, remember, seat_names
-from spit_tui.store.records import fresh_seed, record_of, save_record
+from spit_tui.store.records import fresh_seed
 from spit_tui.table import Table
 
 if TYPE_CHECKING:
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
 
 TICK_S = 0.25  # redraws the running clocks; timed events get their own wake-up
 NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new game
-NAMES_KEY, NAMES_KEY_LABEL = "f4", "F4"  # on the opening banner: the players' names
 
 
 class SpitApp(App[None]):
@@ -84,8 +84,10 @@ class SpitApp(App[None]):
         clock: GameClock | None = None,
         on_table: Callable[[Table], None] | None = None,
         names: Given = (None, None),
+        mode: Mode | None = None,
     ) -> None:
-        """Start a game (or show `table`, if given).
+        """Start a game (or show `table`, if given), in `mode` (two people at one
+        keyboard if None; app/modes.py says what a mode decides).
 
         `clock`/`table` are for tests and tools: a given clock is never ticked
         by real time (step a VirtualClock yourself). `on_table` is called once
@@ -94,6 +96,8 @@ class SpitApp(App[None]):
         `names`: the players' names (spit_tui.names), None for a seat's default.
         """
         super().__init__()
+        self.mode = mode if mode is not None else LocalMode()
+        self.title = self.mode.title
         if self.no_color:
             # NO_COLOR: Textual's default is to draw in greys, which leaves red
             # cards dark grey on black. Use the terminal's own colours instead;
@@ -117,8 +121,11 @@ class SpitApp(App[None]):
         self.given_names: Given = names  # the names people chose (None: the seat's default)
         if any(names):
             self.reseat()
-        self.game_screen = GameScreen(self.table, names_key=NAMES_KEY_LABEL)
+        self.game_screen = GameScreen(
+            self.table, names_key=self.mode.names_key, over_keys=self.mode.over_keys
+        )
         self.table.listeners.append(self._on_change)
+        self.mode.bind(self)
         if on_table is not None:
             on_table(self.table)
 
@@ -140,22 +147,20 @@ class SpitApp(App[None]):
     # -- names ------------------------------------------------------------------------
 
     def board_names(self) -> tuple[str, str]:
-        """The names the board, banner and feed show."""
-        return seat_names(self.given_names)
+        """The names the board, banner and feed show (the mode's)."""
+        return self.mode.board_names(self)
 
     def stored_names(self) -> tuple[str, str]:
         """The names the history stores the games under (the stats are per name)."""
         return seat_names(self.given_names, self.computer_levels())
 
     def computer_levels(self) -> dict[Player, str]:
-        """The level of each half the computer plays ("hard", "auto"): none here."""
-        return {}
+        """The level of each half the computer plays ("hard", "auto")."""
+        return self.mode.computer_levels()
 
     def reseat(self) -> None:
         """Tell the table (and the history) the names as they are now."""
-        self.table.seat(self.board_names())
-        if self.history is not None:
-            self.history.names = self.stored_names()
+        self.mode.reseat(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """In the names box, Backspace (and F1) belong to the box: not help."""
@@ -167,6 +172,10 @@ class SpitApp(App[None]):
         from spit_tui.app.namescreen import NamesScreen  # loaded on first use
 
         if self.screen is not self.game_screen:
+            return
+        refused = self.mode.names_refused()
+        if refused is not None:
+            self.game_screen.query_one("#header", HeaderBar).show_hint(refused)
             return
         if not self.table.scene().opening():
             header = self.game_screen.query_one("#header", HeaderBar)
@@ -313,6 +322,7 @@ class SpitApp(App[None]):
         if self.startup_note:
             note = self.startup_note
             self.call_after_refresh(lambda: self.notify(note, severity="warning", timeout=10))
+        self.mode.mounted(self)
 
     def _ask_keyboard(self) -> None:
         """The first-run check: which keyboard is this (only when nothing chose)."""
@@ -408,6 +418,10 @@ class SpitApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
+            if self.mode.takes_key(self, event):
+                event.stop()
+                event.prevent_default()
+                return
             table = self.shown_table()
             if table is not None:
                 intent, repeat = game_intent(event)
@@ -457,12 +471,8 @@ class SpitApp(App[None]):
             self.push_screen(HelpScreen(self.make_help_table, save_record=self.save_record))
 
     def save_record(self) -> str:
-        """F2 on the help's key page: the game so far to a file; the line to show."""
-        try:
-            path = save_record(record_of(self.table))
-        except OSError as e:
-            return f"Could not save the game: {e.strerror or e}"
-        return f"Saved the game so far as {path.name} (spit-tui replay FILE) in\n{path.parent}"
+        """F2 on the help's key page: what the mode saves; the line to show."""
+        return self.mode.save_record(self)
 
     def action_quit_ask(self) -> None:
         top = self.screen
@@ -490,9 +500,11 @@ class SpitApp(App[None]):
         game is over."""
         if self.screen is not self.game_screen:
             return
-        if self.table.position.phase is Phase.OVER:
-            header = self.game_screen.query_one("#header", HeaderBar)
-            header.show_hint("the game is over: nothing to pause")
+        refused = self.mode.pause_refused()
+        if refused is None and self.table.position.phase is Phase.OVER:
+            refused = "the game is over: nothing to pause"
+        if refused is not None:
+            self.game_screen.query_one("#header", HeaderBar).show_hint(refused)
             return
         self.push_screen(PauseScreen())
 
@@ -500,6 +512,8 @@ class SpitApp(App[None]):
         t = self.table
         if self.screen is self.game_screen and t.play_on():
             return  # a resumed game: Enter plays on
+        if not self.mode.new_games:
+            return  # the host's (or the demo's) to start
         if self.screen is not self.game_screen or t.position.phase is not Phase.OVER:
             return
         if t.game_ended_at is not None and t.clock.now() < t.game_ended_at + NEW_GAME_GUARD_S:

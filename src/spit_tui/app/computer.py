@@ -1,12 +1,13 @@
-"""The app with computer players: `--vs-computer` and `--demo`.
+"""The computer's mode: `--vs-computer` and `--demo`.
 
-A thin layer over SpitApp through its `on_table` seam: bots sit at the app's
-Table and schedule on its clock, so they pause with the game (help, quit
-dialog, window too small) and race the human's keys through the same
-arrival-ordered path (D5). The Table is told who sits where (`Table.seat`), so
-a key of the computer's half is refused there, on the one key path, with a
-word for the human. The only key handling added here is the demo's: any key
-ends the show and starts a normal game for two people.
+The app's mode (app/modes.py) seats bots at the app's Table once it exists
+(`bind`) and starts them once the app is up (`mounted`): they schedule on
+its clock, so they pause with the game (help, quit dialog, window too small)
+and race the human's keys through the same arrival-ordered path (D5). The
+Table is told who sits where (`Table.seat`), so a key of the computer's half
+is refused there, on the one key path, with a word for the human. The only
+key the mode takes is the demo's: any key but the app's own ends the show
+and starts a normal game for two people.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual import events
 from textual.binding import Binding
 
 from spit_tui.app import SpitApp
+from spit_tui.app.modes import Mode
 from spit_tui.clock import Handle
 from spit_tui.engine import PLAYERS, Game, Phase, Player
 from spit_tui.names import COMPUTER, YOU
@@ -27,7 +29,6 @@ from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LADDER, level_named, start_rung
 from spit_tui.players.level import Level
 from spit_tui.store.records import fresh_seed
-from spit_tui.table import Table
 
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
 # The app's own keys (quit, help, suspend: its priority bindings) keep their
@@ -41,30 +42,31 @@ PASS_KEYS = frozenset(
 )
 
 
-class ComputerApp(SpitApp):
-    """SpitApp with the computer in one seat (or, for the demo, both)."""
+class ComputerMode(Mode):
+    """The computer in one seat (or, for the demo, both)."""
 
     def __init__(
         self,
-        *,
         computer: Mapping[Player, Level | str],
+        *,
         demo: bool = False,
         bot_seed: int | None = None,
         reaction_times: Sequence[float] | None = None,
-        **kwargs: Any,
     ) -> None:
         # --level auto: the rung to start on comes from the person's card times.
         self.auto_start = start_rung(reaction_times)
         self.autos: list[AutoLevel] = []
-        self.computer: dict[Player, Level] = {
-            p: self._level(x) for p, x in computer.items()
-        }
+        self.computer: dict[Player, Level] = {p: self._level(x) for p, x in computer.items()}
         self.auto_seats = {p for p, x in computer.items() if x == AUTO}
         self.demo = demo
         self.bots: list[Bot] = []
         self._bot_rng = random.Random(bot_seed)
         self._restart: Handle | None = None
-        super().__init__(on_table=self._seat, **kwargs)
+
+    @property
+    def new_games(self) -> bool:  # type: ignore[override]
+        """The demo deals its next game itself; against the computer, Enter does."""
+        return not self.demo
 
     def _level(self, spec: Level | str) -> Level:
         if spec == AUTO:
@@ -76,14 +78,12 @@ class ComputerApp(SpitApp):
         level = self.computer[p]
         return auto_label(level.rung) if p in self.auto_seats else level.name
 
-    def board_names(self) -> tuple[str, str]:
+    def board_names(self, app: SpitApp) -> tuple[str, str]:
         """COMPUTER for its half (its level shows beside), and the person's
         name, or YOU: then the words speak to them ("You win")."""
         if not self.computer or self.demo:
-            return super().board_names()
-        names = [
-            COMPUTER if p in self.computer else (self.given_names[p] or YOU) for p in PLAYERS
-        ]
+            return super().board_names(app)
+        names = [COMPUTER if p in self.computer else (app.given_names[p] or YOU) for p in PLAYERS]
         return names[0], names[1]
 
     def computer_levels(self) -> dict[Player, str]:
@@ -91,38 +91,39 @@ class ComputerApp(SpitApp):
         its name in the history ("computer (hard)"; "auto" for --level auto)."""
         return {p: AUTO if p in self.auto_seats else lv.name for p, lv in self.computer.items()}
 
-    def reseat(self) -> None:
+    def reseat(self, app: SpitApp) -> None:
         if self.demo:  # the demo's halves stay LEFT and RIGHT
             return
         levels = {p: self._level_words(p) for p in self.computer}
-        self.table.seat(self.board_names(), computer=levels)
-        if self.history is not None:
-            self.history.names = self.stored_names()
+        app.table.seat(self.board_names(app), computer=levels)
+        if app.history is not None:
+            app.history.names = app.stored_names()
 
-    def _seat(self, table: Table) -> None:
+    def bind(self, app: SpitApp) -> None:
+        """Seat the bots at the app's table (they schedule on its clock)."""
+        table = app.table
         if self.computer and not self.demo:
-            self.reseat()
+            self.reseat(app)
         for p in sorted(self.computer):
             rng = random.Random(self._bot_rng.getrandbits(64))
             bot = Bot(table, p, self.computer[p], rng=rng)
             self.bots.append(bot)
             if p in self.auto_seats:
                 auto = AutoLevel(bot, self.auto_start)
-                auto.listeners.append(self._auto_moved)
+                auto.listeners.append(lambda rung, step: self._auto_moved(app, rung, step))
                 self.autos.append(auto)
         if self.demo:
-            table.listeners.append(self._demo_watch)
+            table.listeners.append(lambda: self._demo_watch(app))
 
-    def on_mount(self) -> None:
-        # Textual calls SpitApp.on_mount itself (handlers run for every class in
-        # the MRO), so calling super() here would start its timers twice.
+    def mounted(self, app: SpitApp) -> None:
+        """The bots start, and a word says who plays which half."""
         for bot in self.bots:
             bot.attach()
         for auto in self.autos:
             auto.attach()
         if self.demo:
             names = " and ".join(sorted({b.level.name for b in self.bots}))
-            self.notify(
+            app.notify(
                 f"Demo: two computer players ({names}). Press any key to play yourselves.",
                 title="spit-tui demo",
                 timeout=24 * 3600,
@@ -130,48 +131,48 @@ class ComputerApp(SpitApp):
         elif self.computer:
             side, level = next(iter(self.computer.items()))
             what = auto_label(level.rung) if self.autos else level.name
-            self.notify(
+            app.notify(
                 f"You play the {side.other.label} half of the keyboard; "
                 f"the computer ({what}) plays {side.label}.",
                 timeout=8,
             )
 
-    def _auto_moved(self, rung: int, step: int) -> None:
+    def _auto_moved(self, app: SpitApp, rung: int, step: int) -> None:
         for p in self.auto_seats:
             self.computer[p] = LADDER[rung - 1]
-        self.reseat()
+        self.reseat(app)
         way = "up" if step > 0 else "down"
-        self.notify(f"The computer moves {way} to level {rung} for the next round.", timeout=5)
+        app.notify(f"The computer moves {way} to level {rung} for the next round.", timeout=5)
 
     # -- keys -------------------------------------------------------------------------
 
-    async def on_event(self, event: events.Event) -> None:
+    def takes_key(self, app: SpitApp, event: events.Key) -> bool:
+        """In the demo, any key but the app's own ends the show."""
         if (
             self.demo
-            and isinstance(event, events.Key)
-            and not event.is_forwarded
             and event.key not in PASS_KEYS
-            and self.screen_stack
-            and self.screen is self.game_screen
+            and app.screen_stack
+            and app.screen is app.game_screen
         ):
-            self.end_demo()
-            event.stop()
-            event.prevent_default()
-            return
-        await super().on_event(event)
+            self.end_demo(app)
+            return True
+        return False
 
     # -- the demo ---------------------------------------------------------------------
 
-    def _demo_watch(self) -> None:
-        if self.demo and self._restart is None and self.table.position.phase is Phase.OVER:
-            self._restart = self.table.clock.call_later(DEMO_RESTART_S, self._next_demo_game)
+    def _demo_watch(self, app: SpitApp) -> None:
+        table = app.table
+        if self.demo and self._restart is None and table.position.phase is Phase.OVER:
+            self._restart = table.clock.call_later(
+                DEMO_RESTART_S, lambda: self._next_demo_game(app)
+            )
 
-    def _next_demo_game(self) -> None:
+    def _next_demo_game(self, app: SpitApp) -> None:
         self._restart = None
         if self.demo:
-            self.table.new_game(Game(options=self.options, seed=self._bot_rng.getrandbits(32)))
+            app.table.new_game(Game(options=app.options, seed=self._bot_rng.getrandbits(32)))
 
-    def end_demo(self) -> None:
+    def end_demo(self, app: SpitApp) -> None:
         """Any key: the computer leaves the table and two people play a fresh game."""
         self.demo = False
         if self._restart is not None:
@@ -184,7 +185,20 @@ class ComputerApp(SpitApp):
             bot.detach()
         self.bots.clear()
         self.computer = {}
-        self.reseat()  # the people's names, where the demo showed LEFT and RIGHT
-        self.clear_notifications()
-        seed = fresh_seed() if self.seed is None else self.seed
-        self.table.new_game(Game(options=self.options, seed=seed))
+        self.reseat(app)  # the people's names, where the demo showed LEFT and RIGHT
+        app.clear_notifications()
+        seed = fresh_seed() if app.seed is None else app.seed
+        app.table.new_game(Game(options=app.options, seed=seed))
+
+
+def computer_app(
+    computer: Mapping[Player, Level | str],
+    *,
+    demo: bool = False,
+    bot_seed: int | None = None,
+    reaction_times: Sequence[float] | None = None,
+    **kwargs: Any,
+) -> SpitApp:
+    """The app in ComputerMode (`kwargs`: SpitApp's own)."""
+    mode = ComputerMode(computer, demo=demo, bot_seed=bot_seed, reaction_times=reaction_times)
+    return SpitApp(mode=mode, **kwargs)

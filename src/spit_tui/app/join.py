@@ -1,12 +1,15 @@
-"""The app as one seat at a remote table (`spit-tui join`, or the host's own seat).
+"""The seat's mode: the app as one seat at a game on a host (`spit-tui join`,
+or the host's own seat).
 
-JoinApp is SpitApp drawing a `RemoteTable` (net.remote): the same screens and
-widgets, the same one path for game keys (on_event -> key layer ->
-`RemoteTable.submit_intent`, which sends them on), the same help. What differs
-is only what a remote seat cannot do: start a new game (the host does), set
-the names (the host's) or save the record (the host keeps the game). `start` is the seat's own task
-(reading the host's views); it ends the app through `finish` with one line,
-which the command prints once the terminal is restored.
+The app draws a `RemoteTable` (net.remote, handed in by the command): the
+same screens and widgets, the same one path for game keys (on_event -> key
+layer -> `RemoteTable.submit_intent`, which sends them on), the same help.
+What differs is only what a remote seat cannot do: start a new game (the host
+does), set the names (the host's), pause (the host's clock runs the game) or
+save the record (the host keeps the game). `start` is the seat's own task
+(reading the host's views), run as a worker once the app is up; it ends the
+app through `SpitApp.finish` with one line, which the command prints once the
+terminal is restored.
 """
 
 from __future__ import annotations
@@ -15,36 +18,41 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from spit_tui.app import SpitApp
-from spit_tui.app.status import HeaderBar
-from spit_tui.net.remote import RemoteTable
+from spit_tui.app.modes import Mode
+from spit_tui.table import Table
 
-Start = Callable[["JoinApp"], Coroutine[Any, Any, None]]
+Start = Callable[[SpitApp], Coroutine[Any, Any, None]]
 
 
-class JoinApp(SpitApp):
-    """SpitApp over a RemoteTable."""
+class SeatMode(Mode):
+    """One seat at a host's game."""
 
-    def __init__(self, table: RemoteTable, start: Start) -> None:
-        super().__init__(table=table)
-        self.game_screen.names_key = ""  # the names are the host's: no F4 on the banner
-        self.remote = table
+    over_keys = "Ctrl+Q: quit  ·  the game is kept on the host"
+    names_key = ""  # the names are the host's: no F4 on the banner
+    new_games = False  # the host starts games; Enter does nothing here
+
+    def __init__(self, start: Start) -> None:
         self._start = start
 
-    def on_mount(self) -> None:  # SpitApp.on_mount runs too (Textual calls each class's)
-        self.run_worker(self._start(self), name="seat", exit_on_error=False)
+    def board_names(self, app: SpitApp) -> tuple[str, str]:
+        return app.table.names  # the host's
 
-    def action_names(self) -> None:
-        """The names on the board are the host's: F4 only says so."""
-        header = self.game_screen.query_one("#header", HeaderBar)
-        header.show_hint("the names are the host's to set")
+    def reseat(self, app: SpitApp) -> None:
+        """The names are the host's: nothing to tell the table."""
 
-    def action_new_game(self) -> None:
-        """The host starts games; Enter does nothing here."""
+    def mounted(self, app: SpitApp) -> None:
+        app.run_worker(self._start(app), name="seat", exit_on_error=False)
 
-    def action_pause(self) -> None:
-        """The host's clock runs the game: a seat cannot stop it for both."""
-        header = self.game_screen.query_one("#header", HeaderBar)
-        header.show_hint("a game over the network cannot be paused")
+    def names_refused(self) -> str:
+        return "the names are the host's to set"
 
-    def save_record(self) -> str:
+    def pause_refused(self) -> str:
+        return "a game over the network cannot be paused"
+
+    def save_record(self, app: SpitApp) -> str:
         return "The game is kept on the host: its history has it."
+
+
+def seat_app(table: Table, start: Start) -> SpitApp:
+    """The app as the seat `table` shows (a RemoteTable), with `start` its task."""
+    return SpitApp(table=table, mode=SeatMode(start))

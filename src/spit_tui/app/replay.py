@@ -33,6 +33,7 @@ from spit_tui.names import board_names
 from spit_tui.store.resume import computer_seats
 from spit_tui.table import Outcome, Table
 
+OVER_KEYS = "Home: watch it again  ·  PgUp: the last round  ·  q: quit"  # the viewer's keys
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 MAX_WAIT_S = 5.0  # a long think (or a player away) is shown shortened to this, at x1
 
@@ -51,14 +52,6 @@ def header_line(heading: str, tail: str, width: int) -> Text:
         head.append(" · ")
     head.append(tail)
     return head
-
-
-class ReplayTable(Table):
-    """The game's own table, with the viewer's keys on its game-over banner."""
-
-    @property
-    def over_keys(self) -> str:
-        return "Home: watch it again  ·  PgUp: the last round  ·  q: quit"
 
 
 class ReplayApp(App[None]):
@@ -121,7 +114,7 @@ class ReplayApp(App[None]):
         return table
 
     def _seated(self, game: Game) -> Table:
-        table = ReplayTable(game, VirtualClock(0.0))  # the game began at 0
+        table = Table(game, VirtualClock(0.0))  # the game began at 0
         names = (self.record.tags.get("Left"), self.record.tags.get("Right"))
         computer = computer_seats(self.record.tags)
         if names[0] and names[1]:
@@ -159,7 +152,7 @@ class ReplayApp(App[None]):
         yield Static(id="header")
         scene = self.table.scene()
         banner = Banner(scene, id="banner")
-        banner.over_keys = self.table.over_keys
+        banner.over_keys = OVER_KEYS
         yield banner
         yield BoardView(scene, id="board", classes="board")
         yield Static(id="replay-keys", classes="frame")

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from spit_tui.app.banner import Banner
+from spit_tui.app.banner import OVER_KEYS, Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import SceneView
@@ -61,10 +61,11 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.covered = covered
 
-    def __init__(self, table: Table, names_key: str = "") -> None:
+    def __init__(self, table: Table, names_key: str = "", over_keys: str = OVER_KEYS) -> None:
         super().__init__(id="game")
         self.table = table
         self.names_key = names_key  # offered on the opening banner ("" for none)
+        self.over_keys = over_keys  # offered on the game-over banner (the app's mode's)
         self.views: list[SceneView] = []
 
     def shown_table(self) -> Table | None:
@@ -75,7 +76,7 @@ class GameScreen(Screen[None]):
         yield HeaderBar(scene, self.table.clock, id="header")
         banner = Banner(scene, id="banner")
         banner.names_key = self.names_key
-        banner.over_keys = self.table.over_keys
+        banner.over_keys = self.over_keys
         yield banner
         yield BoardView(scene, id="board", classes="board")
         yield Scoreboard(scene, id="scoreboard")

@@ -100,7 +100,8 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
 async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int:
     """Run the app for the host's own seat until it quits (the one start-up's
     run: its end line is printed there); the exit status."""
-    from spit_tui.app.join import JoinApp
+    from spit_tui.app import SpitApp
+    from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
 
     from .remote import RemoteTable
@@ -110,10 +111,10 @@ async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int
     table = RemoteTable(seat, local.press, RealClock(), room.table.stale_s)
     table.invite = invite
 
-    async def start(app: JoinApp) -> None:
+    async def start(app: SpitApp) -> None:
         local.attach(table, lambda line: app.finish(f"{NAME}: {line}"))
 
-    app = JoinApp(table, start)
+    app = seat_app(table, start)
     app.first_run = board.asks_keyboard()
     try:
         return await board.run(app)

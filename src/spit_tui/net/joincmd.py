@@ -144,7 +144,8 @@ async def connect(
 
 
 async def _join(args: argparse.Namespace, board: Board) -> int:
-    from spit_tui.app.join import JoinApp
+    from spit_tui.app import SpitApp
+    from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
     from spit_tui.net.remote import RemoteTable
 
@@ -162,10 +163,10 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
     table.invite = invite_line()
 
-    async def run(app: JoinApp) -> None:
+    async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
 
-    app = JoinApp(table, run)
+    app = seat_app(table, run)
     app.first_run = board.asks_keyboard()
     try:
         return await board.run(app)
