@@ -87,8 +87,8 @@ def computer_text() -> str:
     lines = [
         "Each level wins about 7 games in 10 against the one below it. A new player",
         f"is about level {easy}, a practised one about level {pro}. --level auto starts",
-        "at a new player's level (or where your history puts you), moves several levels",
-        "after a lopsided round of your first game, then one level after each round.",
+        "at a new player's level (or where your history puts you), moves half way to",
+        "where your pace puts you after each round, then one level a round at most.",
         "",
     ]
     names = {rung: name for name, rung in NAMED.items()}
