@@ -150,9 +150,8 @@ def run_panes(argvs: list[list[str]]) -> tuple[list[float], list[int]]:
     the pane processes' pids."""
     panes = [Tmux(a) for a in argvs]
     try:
-        for tm in panes:
+        for tm in panes:  # one after the other: the first comer takes the left seat
             tm.start()
-        for tm in panes:
             wait_for(tm, MARK)
         time.sleep(0.6)  # start-up work and the stale-key window pass
         lat = []

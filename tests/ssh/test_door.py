@@ -166,7 +166,8 @@ async def test_a_guest_that_never_reads_is_dropped(tmp_path: Path) -> None:
 
 async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -> None:
     async with served(tmp_path) as s:
-        ana = await connect(s, "ana")
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        ana = await connect(s, "ana", key)
         a = await ana.open()
         await a.wait_for(b"new room: ")
         ana.send(b"\r")
@@ -174,7 +175,7 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         code = CODE.search(board, board.index(b"new room: "))
         assert code is not None
         assert f"ssh -p {s.port} -t NAME@127.0.0.1 {code[0].decode()}".encode() in a.out
-        ben = await connect(s, "ben")
+        ben = await connect(s, "ben", key)  # one person at two terminals: one key
         b = await ben.open(code[0].decode().upper(), env={"SPIT_LAYOUT": "dvorak", "PATH": "/x"})
         await b.wait_for(b"both press any key")
         await a.wait_for(b"both press any key")
@@ -183,6 +184,13 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         assert b"SPIT_PLAYER_NAME=ben" in env
         assert b"SPIT_LAYOUT=dvorak" in env and b"PATH=/x" not in env  # only what a guest may set
         assert any(e.startswith(b"SPIT_PLAYER_KEY=SHA256:") for e in env)
+        # each session of the key its own folders: neither takes the other's seat
+        homes = [
+            next(e for e in Path(f"/proc/{p}/environ").read_bytes().split(b"\0")
+                 if e.startswith(b"XDG_STATE_HOME="))
+            for p in [await game_pid(s, 0), pid]
+        ]
+        assert homes[0] != homes[1] and homes[1].endswith(b"-1/state")
         ben.send(b"\x11")  # Ctrl+Q, then Enter: the game's own quit
         await b.wait_for(b"Quit the game?")
         ben.send(b"\r")

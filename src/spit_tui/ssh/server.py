@@ -37,7 +37,7 @@ from spit_tui.net.joincmd import check_code
 from spit_tui.paths import state_dir
 
 from .admission import Admission, guest_name_problem
-from .guestpty import GuestPty, clamp_size
+from .guestpty import GRACE_S, GuestPty, clamp_size
 from .prompt import Answer, LinePrompt
 
 IDLE_S = 600.0  # a guest that sends nothing for this long is let go
@@ -74,6 +74,8 @@ class Door:
     guest_home: Path = field(default_factory=lambda: state_dir() / "ssh-guests")
     sessions: set[GuestSession] = field(default_factory=set)
     pending: dict[str, int] = field(default_factory=dict)
+    slots: dict[str, set[int]] = field(default_factory=dict)  # live sessions' slots, by key
+    games: set[GuestPty] = field(default_factory=set)  # running, with a session or not yet ended
     port: int = 0
     on_session: Callable[[GuestSession], None] = lambda s: None  # a session began
     on_end: Callable[[GuestSession], None] = lambda s: None  # and ended (its `why`)
@@ -90,9 +92,11 @@ class Door:
         """End every session as the server stops, each guest told why."""
         for s in list(self.sessions):
             s.end(1, "the server is stopping")
+        for game in list(self.games):
+            game.hang_up()  # a guest gone already: its game may still be ending
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(5.0):
-                while self.sessions:
+            async with asyncio.timeout(GRACE_S + 2.0):
+                while self.sessions or self.games:
                     await asyncio.sleep(0.05)
 
 
@@ -165,6 +169,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         self.admitted = False
         self.ending: tuple[int, str | None] | None = None
         self.why = ""  # how the session ended, for the server's log and tests
+        self.slot: int | None = None  # which of its key's live sessions this is
         self.last_input = 0.0
         self._timers: list[asyncio.TimerHandle] = []
         self._stall: asyncio.TimerHandle | None = None
@@ -269,6 +274,11 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         key = self.server.key
         return None if key is None else str(key.get_fingerprint("sha256"))
 
+    @property
+    def who(self) -> str:
+        """Who the guest is for their folders: their key, else their name."""
+        return self.identity or f"name:{self.name}"
+
     def _send(self, data: bytes) -> None:
         if self.chan is None or not data:
             return
@@ -348,10 +358,18 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             v = _plain(chan_env.get(k), 32)
             if v is not None:
                 env[k] = v
-        ident = self.identity or f"name:{self.name}"
+        ident = self.who
         # each guest's own folders, by key: their keyboard layout (the first-run
-        # check's answer) and seat tokens are theirs, never the operator's
-        home = self.door.guest_home / hashlib.sha256(ident.encode()).hexdigest()[:16]
+        # check's answer) and seat tokens are theirs, never the operator's. Two
+        # sessions of one key at once (one person, two terminals) get a folder
+        # each, so neither takes the other's seat with a kept token; a session
+        # that comes back after its connection died gets the first free one,
+        # the one whose tokens take its seat back.
+        taken = self.door.slots.setdefault(ident, set())
+        self.slot = min(set(range(len(taken) + 1)) - taken)
+        taken.add(self.slot)
+        folder = hashlib.sha256(ident.encode()).hexdigest()[:16]
+        home = self.door.guest_home / (folder if self.slot == 0 else f"{folder}-{self.slot}")
         env.update(
             TERM=self.term or TERM_DEFAULT,
             LC_ALL="C.UTF-8",
@@ -376,10 +394,13 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         except OSError as e:
             return self.end(1, f"the game could not start: {e.strerror or e}")
         self.game = game
+        self.door.games.add(game)
         if self.ending is not None:
             game.hang_up()
 
     def _game_over(self, status: int) -> None:
+        if self.game is not None:
+            self.door.games.discard(self.game)
         self._send(RESTORE)
         code, line = self.ending or (status, None)
         if line is not None:
@@ -416,6 +437,12 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         if self.admitted:
             self.admitted = False
             self.door.admission.leave(self.server.address)
+        if self.slot is not None:
+            ident = self.who
+            self.door.slots.get(ident, set()).discard(self.slot)
+            if not self.door.slots.get(ident, True):
+                del self.door.slots[ident]
+            self.slot = None
         if self in self.door.sessions:
             self.door.sessions.discard(self)
             self.door.on_end(self)
