@@ -70,14 +70,14 @@ def test_the_text_picture_is_what_the_app_draws() -> None:
 
 
 def test_the_computers_words_are_the_helps() -> None:
-    """--level, --demo and the levels' pace: one source for README and --help."""
-    from spit_tui.helpwords import DEMO, level_usage, level_words, pace_words
+    """--level, --demo, the levels' pace and slaps: one source for README and --help."""
+    from spit_tui.helpwords import level_usage, shared
 
     def flat(text: str) -> str:
         return " ".join(text.split())
 
     readme, helptext = flat(README), flat(build_parser().format_help())
-    for words in (DEMO, level_words(), pace_words()):
+    for words in shared():
         assert flat(words) in readme, words
         assert flat(words) in helptext, words
     assert README.count(f"--level {level_usage()}") == 2  # the usage block and the computer's

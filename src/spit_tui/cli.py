@@ -140,7 +140,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_computer_options(p: argparse.ArgumentParser) -> None:
-    from spit_tui.helpwords import DEMO, level_words, pace_words
+    from spit_tui.helpwords import DEMO, level_words, pace_words, react_words
 
     p.add_argument(
         "--vs-computer",
@@ -151,7 +151,7 @@ def _add_computer_options(p: argparse.ArgumentParser) -> None:
         "--level",
         type=level_argument,
         metavar="LEVEL",
-        help=f"{level_words()}; the computer plays {pace_words()}",
+        help=f"{level_words()}; the computer plays {pace_words()}; {react_words()}",
     )
     p.add_argument(
         "--computer-side",

@@ -7,7 +7,7 @@ is in both (README's line breaks aside), so the two cannot drift apart again
 
 from __future__ import annotations
 
-from spit_tui.players.ladder import LEVELS, NAMED, TOP, level_choices
+from spit_tui.players.ladder import LADDER, LEVELS, NAMED, PLACEMENT, TOP, level_choices
 
 DEMO = "watch two computer players; any key starts a game for two"
 
@@ -33,6 +33,16 @@ def pace_words() -> str:
     return f"easy about {easy:.2f} s a card, expert about {expert:.2f} s"
 
 
+def react_words() -> str:
+    """How fast the computer says "spit" and slaps, at the human models' rungs."""
+    new, pro = PLACEMENT["new"], PLACEMENT["practised"]
+    slow, quick = LADDER[new - 1].react.mean, LADDER[pro - 1].react.mean
+    return (
+        f"it says spit and slaps in about {slow:.2f} s at a new player's level ({new}), "
+        f"{quick:.2f} s at a practised player's ({pro})"
+    )
+
+
 def shared() -> tuple[str, ...]:
     """Every text README and --help must both contain."""
-    return (DEMO, level_words(), pace_words(), level_usage())
+    return (DEMO, level_words(), pace_words(), react_words())
