@@ -9,13 +9,19 @@ from pathlib import Path
 import pytest
 
 from spit_tui import cli
+from spit_tui.app import SpitApp
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
-from spit_tui.app.replay import SPEEDS, ReplayApp
+from spit_tui.app.replay import SPEEDS, ReplayMode, replay_app
 from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.engine import Game, Player, Record, format_record
 from spit_tui.store.records import record_of
 from spit_tui.table import Outcome, Table
+
+
+def replay(app: SpitApp) -> ReplayMode:
+    assert isinstance(app.mode, ReplayMode)
+    return app.mode
 
 
 def _record(seed: int = 4) -> tuple[Record, Game]:
@@ -42,49 +48,63 @@ def _at(rec: Record, n: int) -> Game:
 
 async def test_stepping_and_jumping_show_the_games_own_positions() -> None:
     rec, played = _record()
-    app = ReplayApp(rec, "test", playing=False)
+    app = replay_app(rec, "test", playing=False)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(12):
             await pilot.press("right")
-        assert app.index == 12 and app.table.position == _at(rec, 12).position
+        assert replay(app).index == 12 and app.table.position == _at(rec, 12).position
         assert app.query_one(BoardView).scene == app.table.scene()  # the game's own board shows it
         await pilot.press("left", "left")
-        assert app.index == 10 and app.table.position == _at(rec, 10).position
+        assert replay(app).index == 10 and app.table.position == _at(rec, 10).position
         await pilot.press("end")
         assert app.table.position == played.position and app.table.position.winner is not None
         assert app.table.counts[Outcome.APPLIED] == len(rec.actions)  # all through the table
         over = app.query_one(Banner).render().plain
-        stepped = ReplayApp(rec, "test", playing=False)
+        stepped = replay_app(rec, "test", playing=False)
         for _ in rec.actions:
-            stepped._forward()
+            replay(stepped)._forward()
         assert stepped.table.play_seconds() > 10  # the play time counted, not 0:00
         assert f"{clock_text(stepped.table.play_seconds())} of play" in over
         assert "Home: watch it again" in over and "new game" not in over  # the viewer's keys
         await pilot.press("home", "pagedown")
-        assert app.round_no == 2 and app.index == app.rounds[1]
+        assert replay(app).round_no == 2 and replay(app).index == replay(app).rounds[1]
         await pilot.press("pagedown", "pageup")
-        assert app.round_no == 2 and app.index == app.rounds[1]
+        assert replay(app).round_no == 2 and replay(app).index == replay(app).rounds[1]
         for _ in range(6):
             await pilot.press("plus")
-        assert app.speed == SPEEDS[-1]
+        assert replay(app).speed == SPEEDS[-1]
         for _ in range(6):
             await pilot.press("minus")
-        assert app.speed == SPEEDS[0]
+        assert replay(app).speed == SPEEDS[0]
 
 
 async def test_playing_follows_the_record_and_reaches_its_end() -> None:
     rec, played = _record(5)
-    app = ReplayApp(rec, "test", playing=True)
+    app = replay_app(rec, "test", playing=True)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.speed = SPEEDS[-1]
+        replay(app).speed = SPEEDS[-1]
         await pilot.pause(0.6)
-        assert app.index > 0
+        assert replay(app).index > 0
         for _ in range(len(rec.actions)):  # the rest, without waiting for the pace
-            app._forward()
+            replay(app)._forward()
         assert app.table.position == played.position
         assert app.table.game.log == rec.actions
         await pilot.press("space")
-        assert not app.playing
+        assert not replay(app).playing
+
+
+@pytest.mark.parametrize("key", ["q", "escape", "ctrl+q", "ctrl+c"])
+async def test_a_replay_quits_at_once_and_its_keys_are_not_game_keys(key: str) -> None:
+    """The replay is the one app in its mode: nothing is lost by quitting, so
+    no dialog asks first; its keys are its own (no key plays a card)."""
+    rec, _ = _record(5)
+    app = replay_app(rec, "test", playing=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("a", "p", "enter", "f4")
+        assert replay(app).index == 0 and not app.table.game.log
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.return_code == 0 and not app.is_running
 
 
 def test_replay_from_a_file_and_bad_input(
@@ -108,10 +128,10 @@ def test_replay_from_a_file_and_bad_input(
 
 def test_the_replay_screen(snap_compare: object) -> None:
     rec, _ = _record()
-    app = ReplayApp(rec, "game 1: ANN v BO", playing=False)
+    app = replay_app(rec, "game 1: ANN v BO", playing=False)
 
     async def before(pilot: object) -> None:
-        app.goto(30)
+        replay(app).goto(30)
 
     assert snap_compare(app, terminal_size=(100, 30), run_before=before)  # type: ignore[operator]
 
@@ -126,9 +146,9 @@ async def test_a_game_against_the_computer_replays_as_the_game_showed_it() -> No
     for stored in ("YOU", "LEFT"):
         rec.tags.update({"Left": stored, "Right": "computer (hard)"})
         rec.tags.update(computer_tag({Player.RIGHT: "hard"}))
-        app = ReplayApp(rec, "game 1: YOU v computer (hard)", playing=False)
+        app = replay_app(rec, "game 1: YOU v computer (hard)", playing=False)
         async with app.run_test(size=(100, 30)) as pilot:
-            app.goto(len(rec.actions))
+            replay(app).goto(len(rec.actions))
             await pilot.pause()
             assert app.table.names == ("YOU", "COMPUTER")
             assert app.table.computer_level(Player.RIGHT) == "hard"

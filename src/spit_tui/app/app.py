@@ -26,6 +26,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
+from textual.screen import Screen
 from textual.timer import Timer
 
 from spit_tui.app.modes import NAMES_KEY, NAMES_KEY_LABEL, LocalMode, Mode
@@ -308,8 +309,8 @@ class SpitApp(App[None]):
 
     # -- lifecycle --------------------------------------------------------------------
 
-    def get_default_screen(self) -> GameScreen:
-        return self.game_screen
+    def get_default_screen(self) -> Screen[None]:
+        return self.mode.screen(self) or self.game_screen
 
     def on_mount(self) -> None:
         if self.real_time:
@@ -475,6 +476,9 @@ class SpitApp(App[None]):
         return self.mode.save_record(self)
 
     def action_quit_ask(self) -> None:
+        if not self.mode.asks_before_quit:
+            self.exit()
+            return
         top = self.screen
         if isinstance(top, QuitScreen):
             top.dismiss(True)

@@ -11,6 +11,7 @@ each class's `on_mount` through a class hierarchy):
 - the keys the game-over banner offers, the key that changes the names;
 - what F2 saves;
 - which keys it takes before the game's own key path (the demo: any key);
+- the first screen, if not the game's board (the replay has its own);
 - `bind` (once the table exists) and `mounted` (once the app is up).
 
 `LocalMode` is two people at one keyboard; the others live beside the code
@@ -27,6 +28,7 @@ from spit_tui.names import seat_names
 
 if TYPE_CHECKING:
     from textual import events
+    from textual.screen import Screen
 
     from spit_tui.app import SpitApp
 
@@ -47,6 +49,10 @@ class Mode:
 
     def mounted(self, app: SpitApp) -> None:
         """Once the app is up (its timers started, the board drawn)."""
+
+    def screen(self, app: SpitApp) -> Screen[None] | None:
+        """The app's first screen, if not the game's board (the replay's own)."""
+        return None
 
     def board_names(self, app: SpitApp) -> tuple[str, str]:
         """The names the board, banner and feed show."""

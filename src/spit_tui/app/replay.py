@@ -18,13 +18,16 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
+from spit_tui.app import SpitApp
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
+from spit_tui.app.modes import Mode
 from spit_tui.app.views import SceneView
 from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.command import Parser, UsageError, command
@@ -36,6 +39,7 @@ from spit_tui.table import Outcome, Table
 OVER_KEYS = "Home: watch it again  ·  PgUp: the last round  ·  q: quit"  # the viewer's keys
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 MAX_WAIT_S = 5.0  # a long think (or a player away) is shown shortened to this, at x1
+MIN_WAIT_S = 0.001  # actions stamped at the same moment: one after the other
 
 
 def header_line(heading: str, tail: str, width: int) -> Text:
@@ -54,29 +58,19 @@ def header_line(heading: str, tail: str, width: int) -> Text:
     return head
 
 
-class ReplayApp(App[None]):
-    CSS_PATH = "app.tcss"
-    TITLE = "spit-tui replay"
-    ENABLE_COMMAND_PALETTE = False
-    first_run = False  # a replay never asks which keyboard this is
-    end_line: str | None = None
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "pause_resume", "pause/resume", show=False),
-        Binding("right", "step(1)", "forward", show=False),
-        Binding("left", "step(-1)", "back", show=False),
-        Binding("plus,equals_sign,up", "speed(1)", "faster", show=False),
-        Binding("minus,down", "speed(-1)", "slower", show=False),
-        Binding("pagedown", "round(1)", "next round", show=False),
-        Binding("pageup", "round(-1)", "previous round", show=False),
-        Binding("home", "jump(0)", "start", show=False),
-        Binding("end", "jump(-1)", "end", show=False),
-        Binding("q,escape,ctrl+q,ctrl+c", "quit", "quit", show=False),
-    ]
+class ReplayMode(Mode):
+    """The app playing a record back: its own screen and keys, the game's own
+    table rebuilt as it steps (the app's `table` is the one in view)."""
 
-    def __init__(self, record: Record, title: str = "", *, playing: bool = True) -> None:
-        super().__init__()
+    title = "spit-tui replay"
+    over_keys = OVER_KEYS
+    names_key = ""  # the game's own names
+    new_games = False
+    asks_before_quit = False  # nothing is lost by quitting a replay
+
+    def __init__(self, record: Record, heading: str = "", *, playing: bool = True) -> None:
         self.record = record
-        self.heading = title
+        self.heading = heading
         self.times: list[float] = []  # each action's time (Step.at)
         self.rounds = [0]  # the index of the first action of each round
         for step in record.walk():  # raises Refusal if it does not replay
@@ -86,8 +80,39 @@ class ReplayApp(App[None]):
         self.index = 0  # actions applied so far
         self.playing = playing
         self.speed = 1.0
-        self.table = self._table_at(0)
+        self._app: SpitApp | None = None
+        self._table = self._table_at(0)
         self._timer: Timer | None = None
+        self._view: ReplayScreen | None = None
+
+    @property
+    def table(self) -> Table:
+        """The table in view (the app's too)."""
+        return self._table
+
+    @table.setter
+    def table(self, table: Table) -> None:
+        self._table = table
+        if self._app is not None:
+            self._app.table = table
+
+    def bind(self, app: SpitApp) -> None:
+        self._app = app
+
+    def screen(self, app: SpitApp) -> Screen[None]:
+        return self.view
+
+    @property
+    def view(self) -> ReplayScreen:
+        """The replay's own screen (made when the app first asks for it)."""
+        if self._view is None:
+            self._view = ReplayScreen(self)
+        return self._view
+
+    def started(self) -> None:
+        """Its screen is up: show the start and play on, if playing."""
+        self.view.show()
+        self._schedule()
 
     # -- the record ------------------------------------------------------------------
 
@@ -146,11 +171,103 @@ class ReplayApp(App[None]):
     def round_no(self) -> int:
         return self.table.position.round
 
-    # -- the view --------------------------------------------------------------------
+    # -- playing ---------------------------------------------------------------------
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if not self.playing or self.index >= len(self.record.actions):
+            return
+        now = self.times[self.index - 1] if self.index else 0.0
+        wait = min(MAX_WAIT_S, max(0.0, self.times[self.index] - now)) / self.speed
+        # never 0: Textual's timer divides by its interval when it runs late
+        wait = max(wait, MIN_WAIT_S)
+        assert self._app is not None
+        self._timer = self._app.set_timer(wait, self._next)
+
+    def _next(self) -> None:
+        self._timer = None
+        self._forward()
+        self.view.show()
+        self._schedule()
+
+    def _forward(self) -> None:
+        """Apply the next action through the table at its own time."""
+        i = self.index
+        if i >= len(self.record.actions):
+            return
+        self.index = i + 1
+        if not self._submit(self.table, i):  # a time the table reads otherwise: rebuild
+            self.table = self._table_at(self.index)
+
+    def goto(self, n: int) -> None:
+        n = max(0, min(n, len(self.record.actions)))
+        self.index = n
+        self.table = self._table_at(n)
+        self.view.show()
+        self._schedule()
+
+    # -- keys ------------------------------------------------------------------------
+
+    def pause_resume(self) -> None:
+        self.playing = not self.playing
+        self.view.show()
+        self._schedule()
+
+    def step(self, step: int) -> None:
+        self.playing = False
+        if step > 0:
+            self._forward()
+            self.view.show()
+            self._schedule()
+        else:
+            self.goto(self.index - 1)
+
+    def faster(self, step: int) -> None:
+        i = SPEEDS.index(self.speed)
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + step))]
+        self.view.show()
+        self._schedule()
+
+    def to_round(self, step: int) -> None:
+        current = self.round_no
+        target = current + step
+        starts = self.rounds
+        if step < 0 and self.index > starts[min(current, len(starts)) - 1]:
+            target = current  # back to this round's start first
+        target = max(1, min(target, len(starts)))
+        self.goto(starts[target - 1])
+
+    def jump(self, where: int) -> None:
+        self.goto(len(self.record.actions) if where < 0 else where)
+
+
+
+
+class ReplayScreen(Screen[None]):
+    """The replay's screen: its header, the game's banner and board, its keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "pause_resume", "pause/resume", show=False),
+        Binding("right", "step(1)", "forward", show=False),
+        Binding("left", "step(-1)", "back", show=False),
+        Binding("plus,equals_sign,up", "speed(1)", "faster", show=False),
+        Binding("minus,down", "speed(-1)", "slower", show=False),
+        Binding("pagedown", "round(1)", "next round", show=False),
+        Binding("pageup", "round(-1)", "previous round", show=False),
+        Binding("home", "jump(0)", "start", show=False),
+        Binding("end", "jump(-1)", "end", show=False),
+        Binding("q,escape", "app.quit", "quit", show=False),
+    ]
+
+    def __init__(self, replay: ReplayMode) -> None:
+        super().__init__()
+        self.replay = replay
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
-        scene = self.table.scene()
+        scene = self.replay.table.scene()
         banner = Banner(scene, id="banner")
         banner.over_keys = OVER_KEYS
         yield banner
@@ -173,94 +290,48 @@ class ReplayApp(App[None]):
                 style="dim",
             )
         )
-        self._show()
-        self._schedule()
+        self.replay.started()
 
-    def _show(self) -> None:
-        scene = self.table.scene()
+    def show(self) -> None:
+        """Draw where the replay stands."""
+        r = self.replay
+        scene = r.table.scene()
         for view in self.query(SceneView):
             view.show(scene)
-        n = len(self.record.actions)
-        state = "playing" if self.playing and self.index < n else "paused"
-        if self.index >= n:
+        n = len(r.record.actions)
+        state = "playing" if r.playing and r.index < n else "paused"
+        if r.index >= n:
             state = "end"
-        t = self.times[self.index - 1] if self.index else 0.0
-        total = self.times[-1] if self.times else 0.0
+        t = r.times[r.index - 1] if r.index else 0.0
+        total = r.times[-1] if r.times else 0.0
         # the time as it passed at the table (waits included), as the history's
         # "play time" is not: each says which it is
         tail = (
-            f"round {self.round_no} · action {self.index}/{n} · "
-            f"{clock_text(t)}/{clock_text(total)} real time · x{self.speed:g} · {state}"
+            f"round {r.round_no} · action {r.index}/{n} · "
+            f"{clock_text(t)}/{clock_text(total)} real time · x{r.speed:g} · {state}"
         )
-        self.query_one("#header", Static).update(header_line(self.heading, tail, self.size.width))
-
-    # -- playing ---------------------------------------------------------------------
-
-    def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        if not self.playing or self.index >= len(self.record.actions):
-            return
-        now = self.times[self.index - 1] if self.index else 0.0
-        wait = min(MAX_WAIT_S, max(0.0, self.times[self.index] - now)) / self.speed
-        self._timer = self.set_timer(wait, self._next)
-
-    def _next(self) -> None:
-        self._timer = None
-        self._forward()
-        self._show()
-        self._schedule()
-
-    def _forward(self) -> None:
-        """Apply the next action through the table at its own time."""
-        i = self.index
-        if i >= len(self.record.actions):
-            return
-        self.index = i + 1
-        if not self._submit(self.table, i):  # a time the table reads otherwise: rebuild
-            self.table = self._table_at(self.index)
-
-    def goto(self, n: int) -> None:
-        n = max(0, min(n, len(self.record.actions)))
-        self.index = n
-        self.table = self._table_at(n)
-        self._show()
-        self._schedule()
-
-    # -- keys ------------------------------------------------------------------------
+        self.query_one("#header", Static).update(header_line(r.heading, tail, self.app.size.width))
 
     def action_pause_resume(self) -> None:
-        self.playing = not self.playing
-        self._show()
-        self._schedule()
+        self.replay.pause_resume()
 
     def action_step(self, step: int) -> None:
-        self.playing = False
-        if step > 0:
-            self._forward()
-            self._show()
-            self._schedule()
-        else:
-            self.goto(self.index - 1)
+        self.replay.step(step)
 
     def action_speed(self, step: int) -> None:
-        i = SPEEDS.index(self.speed)
-        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + step))]
-        self._show()
-        self._schedule()
+        self.replay.faster(step)
 
     def action_round(self, step: int) -> None:
-        current = self.round_no
-        target = current + step
-        starts = self.rounds
-        if step < 0 and self.index > starts[min(current, len(starts)) - 1]:
-            target = current  # back to this round's start first
-        target = max(1, min(target, len(starts)))
-        self.goto(starts[target - 1])
+        self.replay.to_round(step)
 
     def action_jump(self, where: int) -> None:
-        self.goto(len(self.record.actions) if where < 0 else where)
+        self.replay.jump(where)
+
+
+def replay_app(record: Record, heading: str = "", *, playing: bool = True) -> SpitApp:
+    """The app in ReplayMode (raises `Refusal` if the record does not replay)."""
+    mode = ReplayMode(record, heading, playing=playing)
+    return SpitApp(table=mode.table, mode=mode)
 
 
 @command("spit-tui replay")
@@ -303,7 +374,7 @@ def main(argv: list[str]) -> int:
             record = read_record(Path(args.game))
             names = (record.tags.get("Left"), record.tags.get("Right"))
             title = Path(args.game).name + (f": {names[0]} v {names[1]}" if all(names) else "")
-        app = ReplayApp(record, title, playing=not args.paused)  # raises if it does not replay
+        app = replay_app(record, title, playing=not args.paused)  # raises if it does not replay
     except db.HistoryError as e:
         raise UsageError(str(e)) from None
     except NotationError as e:
