@@ -101,6 +101,7 @@ def scenes(draw: st.DrawFn, seat: Player) -> Scene:
         played=draw(PAIR),
         trend=tuple(draw(st.lists(st.tuples(PLAYERS, st.integers(1, 52)), max_size=3))),
         lit=tuple(draw(st.lists(st.integers(0, n - 1), max_size=n))),
+        left_slot=draw(st.none() | st.tuples(PLAYERS, st.integers(0, 4))),
         last_round=draw(st.none() | round_ends()),
         scoreboard=tuple(draw(st.lists(st.builds(Scored, st.integers(1, 99), PAIR), max_size=10))),
         at=at,

@@ -133,6 +133,7 @@ class RemoteTable(Table):
         self._mark: tuple[object, ...] = ()
         self._host_said: tuple[str, str] | None = None
         self._lit: tuple[int, ...] = ()
+        self._left: tuple[Player, int] | None = None
         self.invite: str | None = None  # the command that joins the other seat, if ours to give
         self._met = False  # both seats have been at the table
 
@@ -145,6 +146,9 @@ class RemoteTable(Table):
 
     def lit_piles(self) -> tuple[int, ...]:
         return self._lit
+
+    def left_slot(self) -> tuple[Player, int] | None:
+        return self._left
 
     @property
     def away(self) -> str | None:
@@ -198,6 +202,7 @@ class RemoteTable(Table):
         shown.story.take(rv)
         self._names = rv.names
         self._lit = rv.lit
+        self._left = rv.left_slot
         shown.stuck_shown = v.stuck
         shown.last_round = rv.last_round
         # the play clock goes on here between views while play is on, as there

@@ -113,6 +113,8 @@ def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
             "trend": [[SEAT_NAMES[p], n] for p, n in scene.trend],
         },
         "lit": list(scene.lit),
+        "left": None if scene.left_slot is None else [SEAT_NAMES[scene.left_slot[0]],
+                                                       scene.left_slot[1]],
         "last_round": _round_end(scene.last_round),
         "scoreboard": [[s.round, *s.points] for s in scene.scoreboard],
         "times": {
@@ -202,6 +204,8 @@ VIEW: dict[str, Check] = {
     "scores": PAIR,
     "story": STORY,
     "lit": list_of(int_in(0, 1), 0, 2),
+    "left": optional(lambda t: list_of(lambda _: True, 2, 2)(t) and SEAT(t[0])
+                     and int_in(0, SLOTS - 1)(t[1])),  # the stockpile a card just left
     "last_round": END,
     "scoreboard": list_of(list_of(int_in(0, BIG), 3, 3), 0, SCOREBOARD_ROUNDS),
     "times": TIMES,
@@ -217,6 +221,10 @@ def _need(ok: bool, what: str) -> None:
 
 def _player(v: str | None) -> Player | None:
     return None if v is None else Player(SEAT_NAMES.index(v))
+
+
+def _seat_of(v: str) -> Player:
+    return Player(SEAT_NAMES.index(v))
 
 
 def _read_card(v: str | None) -> Card | None:
@@ -297,6 +305,7 @@ def scene_from_wire(msg: Message, me: Player, at: float = 0.0) -> Scene:
         played=(played[0], played[1]),
         trend=tuple((Player(SEAT_NAMES.index(s)), n) for s, n in story["trend"]),
         lit=tuple(msg["lit"]),
+        left_slot=None if msg["left"] is None else (_seat_of(msg["left"][0]), msg["left"][1]),
         last_round=_end(msg["last_round"]),
         scoreboard=tuple(Scored(r, (a, b)) for r, a, b in msg["scoreboard"]),
         at=at,
