@@ -4,11 +4,18 @@ command that resumes it; a game that cannot be resumed is one line."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sqlite3
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from storekit import stored_match
 from test_resume_store import stop_a_game
+from tmuxkit import TmuxServer
 
 from spit_tui import cli
 from spit_tui.store import db
@@ -62,6 +69,36 @@ def test_history_shows_each_unfinished_game_with_its_resume_command(
 ) -> None:
     assert cli.main(["history", "--db", str(three)]) == 0
     out = capsys.readouterr().out
-    assert "unfinished: spit-tui --resume 1 --db h.sqlite3" in out
-    assert "unfinished: spit-tui --resume 2 --db h.sqlite3" in out
-    assert out.count("unfinished") == 2
+    assert "game 1 is unfinished: spit-tui --resume 1 --db h.sqlite3\n" in out
+    assert "game 2 is unfinished: spit-tui --resume 2 --db h.sqlite3\n" in out
+    assert out.count("unfinished") == 4  # the result column, and the line under the table
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@pytest.mark.parametrize("width", [80, 100])
+def test_history_in_a_real_terminal_cuts_nothing(three: Path, width: int) -> None:
+    """At 80 and 100 columns every id, name, result and resume command is whole."""
+    sqlite3.connect(three).executescript(  # the longest names a game can have
+        "UPDATE games SET left_name = 'ABCDEFGHIJKLMNOP', right_name = 'computer (level 10)';"
+        " UPDATE game_players SET name = 'ABCDEFGHIJKLMNOP' WHERE seat = 'L'"
+    )
+    server = TmuxServer("spit-history", env={**os.environ, "COLUMNS": str(width)})
+    try:
+        cmd = f"{shlex.quote(sys.executable)} -m spit_tui history --db {three}; sleep 30"
+        server.tmux("new-session", "-d", "-x", str(width), "-y", "40", "-c", str(Path.cwd()), cmd)
+        deadline = time.monotonic() + 20
+        screen = ""
+        while "game 2 is unfinished" not in screen and time.monotonic() < deadline:
+            time.sleep(0.1)
+            screen = server.tmux("capture-pane", "-p", "-J")
+    finally:
+        server.close()
+    assert "game 1 is unfinished: spit-tui --resume 1 --db h.sqlite3" in screen, screen
+    assert "game 2 is unfinished: spit-tui --resume 2 --db h.sqlite3" in screen, screen
+    assert "…" not in screen, screen
+    ids = [line.split("│")[1].strip() for line in screen.splitlines() if line.startswith("│")]
+    assert [i for i in ids if i] == ["3", "2", "1"], screen
+    table = [line for line in screen.splitlines() if line and line[0] in "┏┃┡│└"]
+    assert table and all(line.rstrip()[-1] in "┓┃┩│┘" for line in table), screen  # whole rows
+    players = "".join(line.split("│")[3].strip() for line in table if line.startswith("│"))
+    assert players.count("ABCDEFGHIJKLMNOP") == 3 and players.count("(level 10)") == 3, screen

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, command, fail, shown, write_out
-from spit_tui.names import MAX_CELLS
 from spit_tui.store import db
 from spit_tui.store.resume import resume_command
 from spit_tui.store.stats import PlayerStats, all_stats
@@ -157,15 +156,25 @@ def history_main(argv: list[str]) -> int:
     from rich.text import Text  # everything from the file as plain text, never markup
 
     t = Table(title="spit-tui history")
-    for col in ("id", "date", "players", "result", "play time", "rounds", "variant"):
-        t.add_column(col, no_wrap=True)
+    # Fixed columns keep their width; on a narrow terminal the players and the
+    # result wrap onto a second line instead of being cut (or the id dropped).
+    id_width = max((len(str(row[0])) for row in games), default=2)
+    for col, width, wraps in (
+        ("id", id_width, False), ("date", 12, False), ("players", 10, True),
+        ("result", 10, True), ("play time", 9, False), ("rounds", 6, False),
+        ("variant", 8, False),
+    ):
+        t.add_column(col, no_wrap=not wraps, min_width=width, overflow="fold")
     skipped: list[int] = []
+    unfinished: list[int] = []
     for row in games:
-        cells = _history_cells(row, _path(args))
+        cells = _history_cells(row)
         if cells is None:
             skipped.append(row[0] if type(row[0]) is int else -1)
-        else:
-            t.add_row(*(Text(c) for c in cells))
+            continue
+        t.add_row(*(Text(c) for c in cells))
+        if cells[3] == UNFINISHED:
+            unfinished.append(int(cells[0]))
     if skipped:
         print(skipped_line("history", skipped), file=sys.stderr)
     if games:
@@ -173,14 +182,31 @@ def history_main(argv: list[str]) -> int:
         if not console.is_terminal:  # piped: the whole row, as on a wide terminal
             console = Console(width=160)
         console.print(t)
+        for game in unfinished:  # each on a line of its own: never cut
+            write_out(f"game {game} is unfinished: {resume_command(game, _path(args))}\n")
     else:
         write_out("No games stored yet.\n")
     return 0
 
 
-def _history_cells(row: tuple[object, ...], path: Path) -> list[str] | None:
-    """A history row's cells, stored text escaped; None if its values do not fit.
-    An unfinished game shows the command that resumes it."""
+UNFINISHED = "unfinished"
+
+
+def _when(started: object) -> str:
+    """When a game began, in the player's local time: "1 Dec 23:23" (the year
+    too when it is not this one); a stored value that is no time, escaped."""
+    from datetime import datetime
+
+    try:
+        began = datetime.fromisoformat(str(started)).astimezone()
+    except (ValueError, OverflowError, OSError):
+        return escaped(started)
+    year = "" if began.year == datetime.now().year else f" {began.year}"
+    return f"{began.day} {began:%b}{year} {began:%H:%M}"
+
+
+def _history_cells(row: tuple[object, ...]) -> list[str] | None:
+    """A history row's cells, stored text escaped; None if its values do not fit."""
     gid, started, left, right, result, finished, secs, rounds, variant = row
     seconds, game = real(secs), whole(gid)
     if (
@@ -188,14 +214,14 @@ def _history_cells(row: tuple[object, ...], path: Path) -> list[str] | None:
         or seconds is None or seconds < 0
     ):
         return None
-    names = (escaped(left, MAX_CELLS), escaped(right, MAX_CELLS))
+    names = (escaped(left), escaped(right))
     if not finished:
-        outcome = f"unfinished: {resume_command(game, path)}"
+        outcome = UNFINISHED
     elif result in ("L", "R"):
         outcome = f"{names[0] if result == 'L' else names[1]} won"
     else:
         outcome = "-"
-    date = escaped(started).replace("T", " ")[:16]
+    date = _when(started)
     return [
         str(gid), date, f"{names[0]} v {names[1]}", outcome, _mmss(seconds), str(rounds),
         escaped(variant),
