@@ -6,8 +6,18 @@ from __future__ import annotations
 import dataclasses
 
 from spit_tui.clock import VirtualClock
-from spit_tui.engine import Game, Play, Player, Ready, complete_position, parse_position
+from spit_tui.engine import (
+    Game,
+    Play,
+    Player,
+    Ready,
+    Record,
+    complete_position,
+    format_action,
+    parse_position,
+)
 from spit_tui.players.keymap import intent_for
+from spit_tui.subscription import Subscription
 from spit_tui.table import MESSAGE_S, Outcome, Showing, Table
 
 RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
@@ -26,7 +36,7 @@ def vclock(t: Table) -> VirtualClock:
 def test_say_shows_a_message_that_runs_out_on_the_game_clock() -> None:
     t = race_table()
     repaints: list[None] = []
-    t.listeners.append(lambda: repaints.append(None))
+    t.subscribe(Subscription(on_change=lambda: repaints.append(None)))
     t.say(Player.RIGHT, "hello")
     m = t.message(Player.RIGHT)
     assert m is not None and m.text == "hello" and m.kind is Outcome.IGNORED
@@ -81,3 +91,39 @@ def test_new_game_replaces_the_display_state_whole() -> None:
     assert not t.counting_down and t.message(Player.LEFT) is None and t.rounds == []
     vclock(t).advance(5)  # the old countdown never spits into the new game
     assert t.position.round == 1 and not any(t.position.piles)
+
+
+def test_one_subscription_hears_changes_events_decisions_and_new_games() -> None:
+    """The table's one typed subscription: each part is told in order (the
+    event, then the decision, then the change), a new game and a resumed one
+    are news of their own, and a party that leaves while being told leaves
+    the others to hear it."""
+    t = Table(Game(seed=3), VirtualClock(), stale_s=0.0)
+    heard: list[str] = []
+    sub = t.subscribe(
+        Subscription(
+            on_change=lambda: heard.append("change"),
+            on_event=lambda e: heard.append(f"event {format_action(e.action)}"),
+            on_decision=lambda d: heard.append(f"decision {d.action}"),
+            on_new_game=lambda: heard.append("new game"),
+        )
+    )
+    t.submit(Ready(Player.LEFT))
+    assert heard == ["event L!", "decision L!", "change"]
+    heard.clear()
+    record = Record(options=t.game.options, seed=3, actions=list(t.game.log))
+    t.new_game(Game(seed=4))
+    assert heard == ["new game", "change"]
+    heard.clear()
+    t.resume(record, 1.0)
+    assert heard[-2:] == ["new game", "change"] and not any("event" in h for h in heard)
+    leaving = Subscription(on_change=lambda: t.unsubscribe(leaving))
+    t.unsubscribe(sub)
+    t.subscribe(leaving)
+    t.subscribe(sub)
+    heard.clear()
+    t.say(Player.LEFT, "hello")
+    assert heard == ["change"]  # told although the one before it left mid-way
+    heard.clear()
+    t.say(Player.LEFT, "again")
+    assert heard == ["change"]

@@ -33,7 +33,7 @@ import platform
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,11 +131,12 @@ def quiet_app_errors(app: Any) -> Iterator[AppErrors]:
         caught.error = getattr(app, "_exception", None)
 
 
-def arm(listeners: list[Callable[[Any], None]]) -> None:
-    """SPIT_TEST_CRASH=key: the first decision raises (inside the running app)."""
+def arm(table: Any) -> None:
+    """SPIT_TEST_CRASH=key: the first decision at `table` raises (inside the running app)."""
     if os.environ.get(TEST_ENV) == "key":
+        from spit_tui.subscription import Subscription
 
         def crash(_decision: Any) -> None:
             injected("key")
 
-        listeners.append(crash)
+        table.subscribe(Subscription(on_decision=crash))

@@ -37,6 +37,7 @@ import os
 from types import TracebackType
 
 from spit_tui.command import shown
+from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Table
 from spit_tui.userfiles import not_regular as _kind
 
@@ -136,7 +137,7 @@ class DecisionLog:
         return log
 
     def attach(self, table: Table) -> None:
-        table.decision_listeners.append(self.write)
+        table.subscribe(Subscription(on_decision=self.write))
         self._tables.append(table)
 
     def write(self, d: Decision) -> None:

@@ -17,6 +17,7 @@ from spit_tui.engine import Event, Game, Options, Play, Player, Slap
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import level_named
 from spit_tui.players.level import Level
+from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
 ROUND_CAP = 1000  # harnesses stop a game here and report it, never score it
@@ -62,8 +63,7 @@ class Match:
         self.slaps = [0, 0]
         self.lost = [0, 0]
         self.decisions: list[Decision] | None = [] if keep_decisions else None
-        self.table.decision_listeners.append(self._count)
-        self.table.event_listeners.append(self._count_play)
+        self.table.subscribe(Subscription(on_decision=self._count, on_event=self._count_play))
 
     def _count_play(self, event: Event) -> None:
         if isinstance(event.action, Play):

@@ -200,7 +200,7 @@ class Board:
             except OSError as e:
                 return fail(f"--decision-log: {e.strerror or e}: {shown(self.log_path)}", self.prog)
             log.attach(app.table)
-        crash.arm(app.table.decision_listeners)
+        crash.arm(app.table)
         forget_exported_size()
         try:
             crash.injected("start")

@@ -12,7 +12,7 @@ tests read. Nothing here imports Textual: the app is a view of a Table.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -40,6 +40,7 @@ from spit_tui.players.keymap import Intent, Row, key_for
 from spit_tui.players.view import ViewCache
 from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
 from spit_tui.story import Story
+from spit_tui.subscription import Subscribers, Subscription
 
 __all__ = ["Decision", "Message", "Outcome", "Table", "playing"]
 
@@ -163,9 +164,7 @@ class Table:
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
         self._seq = 0
-        self.listeners: list[Callable[[], None]] = []
-        self.event_listeners: list[Callable[[Event], None]] = []
-        self.decision_listeners: list[Callable[[Decision], None]] = []
+        self._heard = Subscribers()  # who hears of changes, events, decisions, new games
         self._names: tuple[str, str] = ("LEFT", "RIGHT")
         self._computer: dict[Player, str] = {}  # the computer's halves: its level in words
         self._told_computer = False  # "that half is the computer's" is said once
@@ -587,7 +586,7 @@ class Table:
             shown.ended_at = now
         if quiet:
             return
-        for listener in self.event_listeners:
+        for listener in self._heard.events:
             listener(event)
 
     def _show_stuck(self) -> None:
@@ -618,14 +617,27 @@ class Table:
             self._put_message(p, why, outcome)
         elif outcome is Outcome.APPLIED:
             self.shown.messages[p] = None
-        for listener in self.decision_listeners:
+        for listener in self._heard.decisions:
             listener(d)
         self._notify()
         return d
 
     def _notify(self) -> None:
-        for listener in self.listeners:
+        for listener in self._heard.changed:
             listener()
+
+    def subscribe(self, sub: Subscription) -> Subscription:
+        """Hear of this table's changes, events, decisions and new games
+        (spit_tui.subscription); `sub` is what `unsubscribe` takes."""
+        return self._heard.add(sub)
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        self._heard.remove(sub)
+
+    def _new_game_told(self) -> None:
+        for listener in self._heard.new_games:
+            listener()
+        self._notify()
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -635,7 +647,7 @@ class Table:
             self.shown.countdown.cancel()
         self.game = game
         self.shown = Showing.start(game, self.clock.now())
-        self._notify()
+        self._new_game_told()
 
     def resume(self, record: Record, elapsed: float, hold: bool = False) -> None:
         """Continue a stopped game: `record` is its log so far, `elapsed` the
@@ -673,7 +685,7 @@ class Table:
         if hold:
             shown.held = True
             self.pause("resumed", True)
-        self._notify()
+        self._new_game_told()
 
     def play_on(self) -> bool:
         """A held resumed game goes on (Enter); False if nothing was held."""

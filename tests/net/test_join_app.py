@@ -15,6 +15,7 @@ from spit_tui.engine import Phase, Play, Player
 from spit_tui.net.client import Client, key_for_action
 from spit_tui.net.host import Host
 from spit_tui.players.keymap import Row, key_for
+from spit_tui.subscription import Subscription
 from spit_tui.table import Outcome
 
 SIZE = (100, 32)
@@ -37,9 +38,13 @@ async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
         room = host.new_room()
         app, _net, table = await seated(host, room.code, "left", tmp_path)
         ever_public = set(public_cards(room.table.position))
-        room.table.listeners.append(lambda: ever_public.update(public_cards(room.table.position)))
+        room.table.subscribe(
+            Subscription(on_change=lambda: ever_public.update(public_cards(room.table.position)))
+        )
         strays = []  # cards the client held that the host never showed anyone
-        table.listeners.append(lambda: strays.extend(shown_cards(table.position) - ever_public))
+        table.subscribe(
+            Subscription(on_change=lambda: strays.extend(shown_cards(table.position) - ever_public))
+        )
         right = await Client.join("127.0.0.1", host.port, room.code)
         async with app.run_test(size=SIZE) as pilot:
             await until(lambda: table.remote is not None and table.away is None, "both seated")

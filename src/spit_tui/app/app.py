@@ -47,6 +47,7 @@ from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Rec
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.names import Given, remember, seat_names
 from spit_tui.store.records import fresh_seed
+from spit_tui.subscription import Subscription
 from spit_tui.table import Table
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class SpitApp(App[None]):
         self.game_screen = GameScreen(
             self.table, names_key=self.mode.names_key, over_keys=self.mode.over_keys
         )
-        self.table.listeners.append(self._on_change)
+        self.table.subscribe(Subscription(on_change=self._on_change))
         self.mode.bind(self)
         if on_table is not None:
             on_table(self.table)

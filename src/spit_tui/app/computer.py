@@ -29,6 +29,7 @@ from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LADDER, level_named, start_rung
 from spit_tui.players.level import Level
 from spit_tui.store.records import fresh_seed
+from spit_tui.subscription import Subscription
 
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next
 # The app's own keys (quit, help, suspend: its priority bindings) keep their
@@ -113,7 +114,7 @@ class ComputerMode(Mode):
                 auto.listeners.append(lambda rung, step: self._auto_moved(app, rung, step))
                 self.autos.append(auto)
         if self.demo:
-            table.listeners.append(lambda: self._demo_watch(app))
+            table.subscribe(Subscription(on_change=lambda: self._demo_watch(app)))
 
     def mounted(self, app: SpitApp) -> None:
         """The bots start, and a word says who plays which half."""

@@ -20,6 +20,7 @@ from spit_tui.app.views import SceneView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
 from spit_tui.scene import Scene
+from spit_tui.subscription import Subscription
 from spit_tui.table import Table
 
 TableFactory = Callable[[Position], Table]
@@ -96,8 +97,7 @@ class HelpScreen(Screen[None]):
             live.display = False
         else:
             self.table = table = self.make_table(pos)
-            table.listeners.append(self.sync)
-            table.event_listeners.append(self._on_event)
+            table.subscribe(Subscription(on_change=self.sync, on_event=self._on_event))
             live.display = True
             scene = table.scene()
             for v in self.views:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Options
+from spit_tui.subscription import Subscription
 from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Decision, Outcome, Table
 
 from .latency import PING_S
@@ -197,7 +198,7 @@ class Host:
             self.history.attach(room.table)
         self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))
         room.played_at = asyncio.get_running_loop().time()
-        room.table.decision_listeners.append(partial(self._played, room))
+        room.table.subscribe(Subscription(on_decision=partial(self._played, room)))
 
     @staticmethod
     def _played(room: Room, d: Decision) -> None:

@@ -30,6 +30,7 @@ from typing import Protocol, runtime_checkable
 from spit_tui.clock import Handle
 from spit_tui.engine import Player
 from spit_tui.players.keymap import Intent, Row
+from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Table
 
 from .latency import Rtt, distance, holds, unusual
@@ -112,8 +113,7 @@ class Room:
     played_at: float = 0.0  # the host's time of the last card played (or of its making)
 
     def __post_init__(self) -> None:
-        self.table.listeners.append(self.flush)
-        self.table.decision_listeners.append(self._heard)
+        self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
         self._hold()
 
     @property

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spit_tui.engine import Event, Phase, RoundEnd, Variant
+from spit_tui.subscription import Subscription
 
 from .bot import Bot
 from .ladder import LADDER, TOP, start_rung
@@ -86,18 +87,19 @@ class AutoLevel:
         self.margin_seen = 0
         self._gap = 0  # the computer's cards minus the person's at the round's start
         self.attached = False
+        self._ears = Subscription(on_event=self._on_event)
         self.listeners: list[Callable[[int, int], None]] = []  # (new rung, step) on a move
         bot.set_level(LADDER[self.rung - 1])
 
     def attach(self) -> None:
         if not self.attached:
             self.attached = True
-            self.bot.table.event_listeners.append(self._on_event)
+            self.bot.table.subscribe(self._ears)
 
     def detach(self) -> None:
         if self.attached:
             self.attached = False
-            self.bot.table.event_listeners.remove(self._on_event)
+            self.bot.table.unsubscribe(self._ears)
 
     def move_to(self, bot: Bot) -> None:
         """Follow the person to another table (a harness's next game), keeping the aim."""

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Action, Card, Fill, Phase, Play, Player, Ready, Slap
+from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
 from .ladder import level_named
@@ -113,6 +114,7 @@ class Bot:
         self._round = -1  # the round its form was drawn for
         self._pace = 1.0  # this round's form factor
         self.attached = False
+        self._ears = Subscription(on_change=self._on_change)
         self._views = ViewCache()
 
     # -- wiring -----------------------------------------------------------------
@@ -120,14 +122,14 @@ class Bot:
     def attach(self) -> None:
         if not self.attached:
             self.attached = True
-            self.table.listeners.append(self._on_change)
+            self.table.subscribe(self._ears)
             self._seen = ()
             self._on_change()
 
     def detach(self) -> None:
         if self.attached:
             self.attached = False
-            self.table.listeners.remove(self._on_change)
+            self.table.unsubscribe(self._ears)
             self._cancel()
 
     def set_level(self, level: Level) -> None:

@@ -26,6 +26,7 @@ from spit_tui.store import db
 from spit_tui.store.figures import GameFigures, figures
 from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
+from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
 Problem = Callable[[str], None]
@@ -94,7 +95,8 @@ class HistoryWriter:
         self._busy_s = busy_s
         self._conn: sqlite3.Connection | None = None
         self._tables: list[Table] = []
-        self._keys: dict[int, tuple[object, int, str]] = {}  # id(table) -> (game, key, start)
+        # id(table) -> (its game's key, its start), dropped when the table says it has a new game
+        self._keys: dict[int, tuple[int, str]] = {}
         self._lost: dict[int, list[int]] = {}
         self._next_key = 0
         self._due: set[int] = set()  # tables whose round just ended
@@ -123,9 +125,14 @@ class HistoryWriter:
 
     def attach(self, table: Table) -> None:
         self._tables.append(table)
-        table.event_listeners.append(lambda ev: self._on_event(table, ev))
-        table.decision_listeners.append(lambda d: self._on_decision(table, d))
-        table.listeners.append(lambda: self._on_change(table))
+        table.subscribe(
+            Subscription(
+                on_change=lambda: self._on_change(table),
+                on_event=lambda ev: self._on_event(table, ev),
+                on_decision=lambda d: self._on_decision(table, d),
+                on_new_game=lambda: self._new_game(table),
+            )
+        )
 
     def detach(self, table: Table) -> None:
         """Forget `table` (its room ended): the writer must not keep every
@@ -136,21 +143,26 @@ class HistoryWriter:
         self._lost.pop(id(table), None)
         self._due.discard(id(table))
 
+    def _new_game(self, table: Table) -> None:
+        """The table has a new game (the table says so): it gets a key of its
+        own when it is first heard of or saved."""
+        self._keys.pop(id(table), None)
+
     def _game_key(self, table: Table) -> tuple[int, str]:
         known = self._keys.get(id(table))
-        if known is None or known[0] is not table.game:
+        if known is None:
             self._next_key += 1
             started = datetime.now(UTC).isoformat(timespec="seconds")
-            known = (table.game, self._next_key, started)
+            known = (self._next_key, started)
             self._keys[id(table)] = known
             self._lost[id(table)] = [0, 0]
-        return known[1], known[2]
+        return known
 
     def resume(self, table: Table, stopped: Stopped) -> None:
         """The table's game goes on from `stopped` (see Table.resume): store it
         in the same row, with the start time and lost races it had."""
         key, _ = self._game_key(table)
-        self._keys[id(table)] = (table.game, key, stopped.started)
+        self._keys[id(table)] = (key, stopped.started)
         self._lost[id(table)] = list(stopped.lost_races)
         self.game_ids[key] = stopped.game_id  # before any snapshot of it is queued
         self.stopped = None
@@ -201,17 +213,13 @@ class HistoryWriter:
 
     def figures_for(self, table: Table) -> str:
         """The figures line of the table's finished game, once the worker has it."""
-        known = self._keys.get(id(table))
-        if known is None or known[0] is not table.game:
-            return ""
-        return self._figures.get(known[1], "")
+        known = self._keys.get(id(table))  # None: a new game not heard of yet
+        return "" if known is None else self._figures.get(known[0], "")
 
     def stored_id(self, table: Table) -> int | None:
         """The history's id of the table's game, once the worker has stored it."""
-        known = self._keys.get(id(table))
-        if known is None or known[0] is not table.game:
-            return None
-        return self.game_ids.get(known[1])
+        known = self._keys.get(id(table))  # None: a new game not heard of yet
+        return None if known is None else self.game_ids.get(known[0])
 
     def take_problem(self) -> str | None:
         """The reason history went off, once (the app polls this on its tick)."""
