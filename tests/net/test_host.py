@@ -101,7 +101,6 @@ async def test_two_seats_get_in_and_strangers_do_not_disturb_the_game(host: Host
     assert "not JSON" in await refused(HEADER.pack(3) + b"{{{")
     assert "not complete" in await refused(encode(intent("a", 0))[:6])  # then drips no more
     assert "no hello" in await refused()  # says nothing at all
-    assert "too many" in await refused(*[{"type": "ping", "id": i} for i in range(200)])
     cut = await Peer.open(host)
     cut.writer.write(encode(hello(room.code))[:9])
     cut.close()  # truncated, then gone

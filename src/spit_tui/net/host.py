@@ -93,7 +93,9 @@ class Host:
         self.limits = limits or Limits()
         self.lobby = Lobby(self._make_table, limits=self.limits)
         self.addresses = Addresses(self.limits)
-        self.on_notice: Callable[[str], None] = lambda line: print(line, file=sys.stderr)
+        self.on_notice: Callable[[str], None] = lambda line: print(
+            f"host: {line}", file=sys.stderr, flush=True
+        )
         self._noticed: dict[str, tuple[float, int]] = {}  # kind -> (last told, since then)
         if room_rate is not None:
             self.lobby.room_bucket = type(self.lobby.room_bucket)(room_rate, room_rate * 10)
@@ -135,7 +137,7 @@ class Host:
             return
         more = f" ({since} more in the last {NOTICE_S:g} s)" if since else ""
         self._noticed[kind] = (now, 0)
-        self.on_notice(f"host: {line}{more}")
+        self.on_notice(f"{line}{more}")
 
     def _loop_problem(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """asyncio logs a traceback for every accept that fails for want of
@@ -313,6 +315,8 @@ class Host:
         session = Session(self.lobby, conn, loop.time(), address)
         try:
             while not conn.closed:
+                while (wait := session.wait_s(loop.time())) > 0.0:
+                    await asyncio.sleep(wait)  # a stranger over its budget (net.limits)
                 limit = self.handshake_s if session.room is None else self.idle_s
                 deadline = loop.time() + limit
                 try:

@@ -138,6 +138,7 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
     host.on_room_stopped = lambda room, line: print(
         f"{NAME}: room {room.code}: {line}", file=sys.stderr, flush=True
     )
+    host.on_notice = lambda line: print(f"{NAME}: {line}", file=sys.stderr, flush=True)
     try:
         await host.start()
     except (OSError, UnicodeError) as e:  # UnicodeError: a name the resolver cannot encode

@@ -14,11 +14,15 @@ keeps a share of everything for the players it is really there for:
   rooms only for addresses that hold none;
 - play: a room made over the wire with no card played for `no_play_s` is
   stopped (sitting in it, or pinging from it, is not play);
-- traffic: a *stranger* (a connection with no seat, or a seat in a room
-  that is not playing) may send `stranger_conn_rate` messages a second (a
-  waiting seat sends about 3), and every message from a stranger takes from
-  one host-wide budget; when it runs dry strangers are told "busy" and
-  closed. Seated players in playing rooms are never charged, so a flood of
+- traffic: every message from a *stranger* (a connection with no seat, or
+  a seat in a room that is not playing) is charged three times: to its
+  connection (`stranger_conn_*`: a waiting seat sends about 3 a second), to
+  its address (`stranger_address_*`: reconnecting starts no fresh budget)
+  and to all strangers together (`stranger_*`). Over any of them the host
+  reads nothing more from that connection until the budget refills, so a
+  flood is paced by its own socket's buffers at no cost to the host (closing
+  it would only bring it back on a new connection, which costs more).
+  Seated players in playing rooms are never charged, so a flood of
   strangers cannot raise their latency.
 
 Sans-I/O: every time is handed in.
@@ -51,6 +55,11 @@ class Bucket:
         self.level -= 1.0
         return True
 
+    def wait_s(self, now: float) -> float:
+        """Seconds until `take` would succeed (0.0: now)."""
+        level = min(self.burst, self.level + max(0.0, now - self.last) * self.rate)
+        return 0.0 if level >= 1.0 else (1.0 - level) / self.rate
+
     def full(self, now: float) -> bool:
         return self.level + max(0.0, now - self.last) * self.rate >= self.burst
 
@@ -66,10 +75,12 @@ class Limits:
     new_room_burst: float = 5.0
     reserve_share: float = 0.1  # of max_rooms, kept for addresses holding no room
     no_play_s: float = 600.0
-    stranger_rate: float = 2000.0  # messages a second from all strangers together
-    stranger_burst: float = 4000.0
+    stranger_rate: float = 1000.0  # messages a second from all strangers together
+    stranger_burst: float = 2000.0
     stranger_conn_rate: float = 10.0  # and from one stranger (a waiting seat sends ~3)
-    stranger_conn_burst: float = 50.0
+    stranger_conn_burst: float = 20.0
+    stranger_address_rate: float = 30.0  # and from all strangers at one address
+    stranger_address_burst: float = 60.0
 
     @staticmethod
     def relayed() -> Limits:
@@ -79,13 +90,14 @@ class Limits:
         host-wide ones as they are."""
         big = 10**9
         return replace(Limits(), connections_per_address=big, rooms_per_address=big,
-                       new_room_rate=1e9, new_room_burst=1e9, reserve_share=0.0)
+                       new_room_rate=1e9, new_room_burst=1e9, reserve_share=0.0,
+                       stranger_address_rate=1e9, stranger_address_burst=1e9)
 
     @staticmethod
     def open() -> Limits:
         """No limit worth the name: for a benchmark's thousand rooms from one address."""
         big = 10**9
-        return Limits(big, big, big, 1e9, 1e9, 0.0, 1e9, 1e9, 1e9, 1e9, 1e9)
+        return Limits(big, big, big, 1e9, 1e9, 0.0, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9)
 
 
 def descriptor_budget(reserve: int = FD_RESERVE) -> int:
@@ -151,3 +163,35 @@ class RoomAsks:
         if not bucket.take(now):
             return "too many new rooms: try again in a moment"
         return None
+
+
+class Strangers:
+    """The budgets strangers' messages are charged to: per address, and all
+    together (a connection's own is the Session's)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.all = Bucket(limits.stranger_rate, limits.stranger_burst)
+        self.addresses: dict[str, Bucket] = {}
+        self.waits = 0  # times a stranger was made to wait
+
+    def charge(self, own: Bucket, address: str, now: float) -> float:
+        """Charge one message from a stranger at `address` (`own`: its
+        connection's bucket) to all three budgets: 0.0, or, if any is empty,
+        the seconds until it is not (nothing is charged then)."""
+        lim = self.limits
+        if len(self.addresses) > 4096:  # forget full buckets (they would not refuse)
+            self.addresses = {a: b for a, b in self.addresses.items() if not b.full(now)}
+        mine = self.addresses.get(address)
+        if mine is None:
+            mine = self.addresses[address] = Bucket(
+                lim.stranger_address_rate, lim.stranger_address_burst, now
+            )
+        buckets = (own, mine, self.all)
+        wait = max(b.wait_s(now) for b in buckets)
+        if wait > 0.0:
+            self.waits += 1
+            return wait
+        for b in buckets:
+            b.take(now)
+        return 0.0

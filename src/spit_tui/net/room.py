@@ -34,7 +34,7 @@ from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Table
 
 from .latency import Rtt, distance, holds, unusual
-from .limits import PLAYING_S, Bucket, Limits, RoomAsks
+from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
 from .seatview import SEAT_NAMES, seat_view
 
@@ -325,7 +325,7 @@ class Lobby:
         self.make_table = make_table
         self.limits = limits or Limits()
         self.asks = RoomAsks(self.limits)
-        self.strangers = Bucket(self.limits.stranger_rate, self.limits.stranger_burst)
+        self.strangers = Strangers(self.limits)
         self.rooms: dict[str, Room] = {}
         self.on_new_room: Callable[[Room], None] = lambda room: None
         self.max_rooms = max_rooms

@@ -37,20 +37,24 @@ class Session:
         if not self.bucket.take(now):
             self.close("too many messages: slow down")
             return
-        playing = self.room is not None and self.seat is not None and self.room.playing(now)
-        if not playing:  # a stranger: charged to the strangers' budgets (net.limits)
-            if not self.stranger.take(now):
-                self.close("too many messages: slow down")
-                return
-            if not self.lobby.strangers.take(now):
-                self.close("this host is busy: try again in a moment")
-                return
         try:
             msg = check_client_message(body)
         except ProtocolError as e:
             self.close(str(e))
             return
         self._dispatch(msg, now)
+
+    def wait_s(self, now: float) -> float:
+        """How long the host should wait before reading this connection's next
+        message (net.limits): 0 for a player in a playing room, or for a
+        stranger within its budgets (one message is then charged to each);
+        else until they refill. A flood is paced by its own socket's buffers,
+        costing the host nothing; closing it would only bring it straight
+        back on a new connection."""
+        room = self.room
+        if room is not None and self.seat is not None and room.playing(now):
+            return 0.0
+        return self.lobby.strangers.charge(self.stranger, self.address, now)
 
     def _dispatch(self, msg: Message, now: float) -> None:
         kind = msg["type"]
