@@ -48,6 +48,20 @@ async def answer(reader: asyncio.StreamReader) -> dict[str, Any] | None:
             return None
 
 
+async def seated_pair(h: Host) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """Both seats of a new room taken from 127.0.0.9, once the room plays."""
+    room = h.new_room()
+    seats = []
+    for name in ("left", "right"):
+        r, w = await connect(h, "127.0.0.9")
+        w.write(encode(hello(room.code, name)))
+        seats.append((r, w))
+    async with asyncio.timeout(5):
+        while room.waiting is not None:
+            await asyncio.sleep(0.01)
+    return seats
+
+
 async def ask_room(h: Host, source: str) -> str | None:
     """A room code for `source`, or None if refused."""
     r, w = await connect(h, source)
@@ -125,15 +139,7 @@ async def test_a_flood_of_strangers_is_paced_and_seated_players_are_not() -> Non
     most 30 a second an address here), and the players' every ping is
     answered, none of them closed."""
     async with running() as h:
-        room = h.new_room()
-        seats = []
-        for name in ("left", "right"):
-            r, w = await connect(h, "127.0.0.9")
-            w.write(encode(hello(room.code, name)))
-            seats.append((r, w))
-        async with asyncio.timeout(5):
-            while room.waiting is not None:
-                await asyncio.sleep(0.01)
+        seats = await seated_pair(h)
         pongs = [0, 0]
         closed: list[str] = []
 
@@ -259,15 +265,7 @@ def test_a_host_behind_a_door_counts_no_address_as_one_squatter() -> None:
 
 async def test_a_seated_player_over_the_connection_rate_is_still_closed() -> None:
     async with running() as h:
-        room = h.new_room()
-        conns = []
-        for name in ("left", "right"):
-            r, w = await connect(h, "127.0.0.9")
-            w.write(encode(hello(room.code, name)))
-            conns.append((r, w))
-        async with asyncio.timeout(5):
-            while room.waiting is not None:
-                await asyncio.sleep(0.01)
+        conns = await seated_pair(h)
         r, w = conns[0]
         w.write(b"".join(encode({"type": "ping", "id": i}) for i in range(200)))
         reason = None
