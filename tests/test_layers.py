@@ -74,3 +74,25 @@ def test_the_check_sees_function_level_type_checking_and_relative_imports() -> N
     assert APP_MODULE in imports_in("from ..app.app import SpitApp\n", "spit_tui.players")
     fine = "from spit_tui.app import SpitApp\nfrom .screens import GameScreen\n"
     assert APP_MODULE not in imports_in(fine, "spit_tui.app")
+
+
+def test_no_class_but_the_table_is_a_table_and_the_app_knows_no_network() -> None:
+    """A remote seat is not a Table that pretends (it keeps the latest Scene),
+    and the app draws whatever it is handed without knowing the network."""
+    import re
+
+    subclass = re.compile(r"^class \w+\((?:[\w.]*\.)?Table\)", re.M)
+    pretenders = sorted(
+        str(path.relative_to(SRC))
+        for path in SRC.rglob("*.py")
+        if path.name != "table.py" and subclass.search(path.read_text(encoding="utf-8"))
+    )
+    assert pretenders == []
+    reaching = sorted(
+        str(path.relative_to(SRC))
+        for path in (SRC / "app").rglob("*.py")
+        if any(m.startswith("spit_tui.net") for m in imported_modules(path))
+    )
+    assert reaching == []
+    stand_in = [p for p in SRC.rglob("*.py") if re.search(r"\bHIDDEN\b", p.read_text("utf-8"))]
+    assert stand_in == []

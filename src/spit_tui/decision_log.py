@@ -35,10 +35,12 @@ import errno
 import json
 import os
 from types import TracebackType
+from typing import Protocol
 
 from spit_tui.command import shown
+from spit_tui.engine import Player
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision, Table
+from spit_tui.table import Decision
 from spit_tui.userfiles import not_regular as _kind
 
 ENV = "SPIT_DECISION_LOG"
@@ -113,6 +115,14 @@ def _open(path: str, mode: str) -> int:
     return fd
 
 
+class Logged(Protocol):
+    """What a log attaches to: a Table, or a seat at a host's table."""
+
+    def subscribe(self, sub: Subscription) -> Subscription: ...
+
+    def say(self, player: Player, text: str) -> None: ...
+
+
 class DecisionLog:
     """Writes every decision of the tables it is attached to, as it is made."""
 
@@ -120,7 +130,7 @@ class DecisionLog:
         check_path(path, mode)
         self.path = path
         self._fd: int | None = _open(path, mode)
-        self._tables: list[Table] = []
+        self._tables: list[Logged] = []
         self.written = 0
         self.failure: str | None = None  # why the log turned itself off, one line
 
@@ -136,7 +146,7 @@ class DecisionLog:
         log.failure = None
         return log
 
-    def attach(self, table: Table) -> None:
+    def attach(self, table: Logged) -> None:
         table.subscribe(Subscription(on_decision=self.write))
         self._tables.append(table)
 
@@ -192,6 +202,6 @@ class DecisionLog:
         self.close()
 
 
-def _tell(table: Table, d: Decision, text: str) -> None:
+def _tell(table: Logged, d: Decision, text: str) -> None:
     """Show `text` beside the player whose decision could not be logged."""
     table.say(d.player, text)

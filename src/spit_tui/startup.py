@@ -32,8 +32,8 @@ from spit_tui import crash
 from spit_tui.command import PROG, fail, shown
 
 if TYPE_CHECKING:
+    from spit_tui.decision_log import Logged
     from spit_tui.keys.config import Choice
-    from spit_tui.table import Table
 
 ENVIRONMENT = 1  # the exit status when the terminal or the environment cannot show a board
 KEYS = 2  # the exit status for a key setting that cannot be used (a bad command line)
@@ -44,9 +44,11 @@ BOARD_OPTIONS = ("layout", "keys", "decision_log")  # their names in an argparse
 class BoardApp(Protocol):
     """What the start-up needs of an app that shows a board."""
 
-    table: Table
     first_run: bool
     end_line: str | None  # one line to print once the terminal is restored
+
+    @property
+    def board(self) -> Logged: ...  # the local table, or a seat at a host's table
 
     @property
     def return_code(self) -> int | None: ...
@@ -199,8 +201,8 @@ class Board:
                 return fail(f"--decision-log: {e}", self.prog)
             except OSError as e:
                 return fail(f"--decision-log: {e.strerror or e}: {shown(self.log_path)}", self.prog)
-            log.attach(app.table)
-        crash.arm(app.table)
+            log.attach(app.board)
+        crash.arm(app.board)
         forget_exported_size()
         try:
             crash.injected("start")
@@ -229,6 +231,9 @@ def _context(app: BoardApp) -> str:
     try:
         from spit_tui.engine import format_position
 
-        return f"position: {format_position(app.table.position)}"
+        table = getattr(app, "table", None)  # a seat has no table of its own
+        if table is None:
+            return "position: on the host"
+        return f"position: {format_position(table.position)}"
     except Exception as e:
         return f"position: unknown ({type(e).__name__})"

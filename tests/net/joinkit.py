@@ -14,8 +14,9 @@ from spit_tui.engine import Card, Player, Position
 from spit_tui.net.client import Client
 from spit_tui.net.host import Host, Timings
 from spit_tui.net.joincmd import connect
-from spit_tui.net.remote import HIDDEN, RemoteTable
+from spit_tui.net.remote import RemoteSeat
 from spit_tui.net.seat import NetSeat, Tokens
+from spit_tui.scene import Scene
 
 FAST = Timings(countdown_s=0.05, stale_s=0.05, stuck_delay_s=0.05)
 BOUND_S = 15.0  # a bound on every wait, not a speed
@@ -30,9 +31,9 @@ async def until(cond: Callable[[], object], what: str, timeout: float = BOUND_S)
 
 def join_app(
     client: Client, host: Host, code: str, tokens: Tokens, retries: int = 5, retry_s: float = 0.1
-) -> tuple[SpitApp, NetSeat, RemoteTable]:
+) -> tuple[SpitApp, NetSeat, RemoteSeat]:
     net = NetSeat(client, "127.0.0.1", host.port, code, tokens, retries=retries, retry_s=retry_s)
-    table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
+    table = RemoteSeat(client.seat, net.press, RealClock(), client.stale_s)
 
     async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"spit-tui join: {line}"))
@@ -42,7 +43,7 @@ def join_app(
 
 async def seated(
     host: Host, code: str, seat: str, tmp: Path
-) -> tuple[SpitApp, NetSeat, RemoteTable]:
+) -> tuple[SpitApp, NetSeat, RemoteSeat]:
     tokens = Tokens(tmp / "seats.json")
     client = await connect("127.0.0.1", host.port, code, seat, tokens)
     assert isinstance(client, Client), client
@@ -54,9 +55,12 @@ def public_cards(pos: Position) -> set[Card]:
     return out | {p[-1] for p in pos.piles if p}
 
 
-def shown_cards(pos: Position) -> set[Card]:
-    """The cards a masked position holds other than the placeholder."""
-    return set(pos.all_cards()) - {HIDDEN}
+def shown_cards(scene: Scene) -> set[Card]:
+    """Every card a seat's scene holds: tops, pile tops, the feed, nothing else."""
+    tops = {c for side in scene.sides for c in side.tops if c is not None}
+    return tops | {c for c in scene.pile_tops if c is not None} | {
+        c for e in scene.feed for c in e.cards
+    }
 
 
 SEATS = {Player.LEFT: "left", Player.RIGHT: "right"}

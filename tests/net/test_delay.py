@@ -11,7 +11,7 @@ from spit_tui.net.client import Client
 from spit_tui.net.delay import DelayProxy
 from spit_tui.net.host import Host, Timings
 from spit_tui.net.protocol import check_host_message, encode, hello, read_frame
-from spit_tui.net.remote import RemoteTable
+from spit_tui.net.remote import RemoteSeat
 from spit_tui.net.seat import LocalSeat
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
@@ -64,7 +64,7 @@ async def test_the_host_measures_a_seat_behind_the_proxy_and_holds_its_own() -> 
     try:
         room = host.new_room()
         local = LocalSeat(room, Player.LEFT)
-        local.attach(RemoteTable(Player.LEFT, local.press, RealClock(), FAST.stale_s),
+        local.attach(RemoteSeat(Player.LEFT, local.press, RealClock(), FAST.stale_s),
                      lambda line: None)
         client = await Client.join("127.0.0.1", proxy.port, room.code)
         rtt = room.seats[client.seat].rtt

@@ -43,21 +43,21 @@ async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
         )
         strays = []  # cards the client held that the host never showed anyone
         table.subscribe(
-            Subscription(on_change=lambda: strays.extend(shown_cards(table.position) - ever_public))
+            Subscription(on_change=lambda: strays.extend(shown_cards(table.scene()) - ever_public))
         )
         right = await Client.join("127.0.0.1", host.port, room.code)
         async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: table.remote is not None and table.away is None, "both seated")
+            await until(lambda: table.latest is not None and table.away is None, "both seated")
             assert "both press any key" in banner_text(app)
             await pilot.press("q")  # inside the stale-key window: the client's own guard
-            said = table.message(Player.LEFT)
+            said = table.scene().messages[Player.LEFT]
             assert said is not None and said.text == "too soon: press again"
             assert not room.table.position.sides[0].ready  # it never left this terminal
             await pilot.pause(slow.stale_s + 0.05)
             await pilot.press("q")
             await until(lambda: room.table.position.sides[0].ready, "LEFT's spit reached the host")
             right.press(Row.PILE_A, 0)
-            await until(lambda: table.position.phase is Phase.PLAY, "the round is on the screen")
+            await until(lambda: table.scene().phase is Phase.PLAY, "the round is on the screen")
             plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
             assert plays  # seed 3 deals LEFT a play at once
             before = len(room.table.decisions)
@@ -67,14 +67,14 @@ async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
             d = room.table.decisions[-1]
             assert (d.player, d.source, d.outcome) == (Player.LEFT, "key", Outcome.APPLIED)
             await until(
-                lambda: table.position.piles[plays[0].pile][-1:]
-                == room.table.position.piles[plays[0].pile][-1:],
+                lambda: table.scene().pile_tops[plays[0].pile]
+                == room.table.position.piles[plays[0].pile][-1],
                 "the client shows the card on the pile",
             )
-            assert table.story.owner(plays[0].pile) is Player.LEFT
+            assert table.scene().owners[plays[0].pile] is Player.LEFT
             sent = len(room.table.decisions)
             await pilot.press("y")  # the other half's key: said here, never sent
-            said = table.message(Player.LEFT)
+            said = table.scene().messages[Player.LEFT]
             assert said is not None and "left half" in said.text
             await pilot.pause(0.1)
             assert len(room.table.decisions) == sent
@@ -92,12 +92,12 @@ async def test_a_drop_pauses_both_and_the_same_token_resumes_exactly(tmp_path: P
         app, _net, table = await seated(host, room.code, "left", tmp_path)
         right = await Client.join("127.0.0.1", host.port, room.code)
         async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: table.away is None and table.remote is not None, "both seated")
+            await until(lambda: table.away is None and table.latest is not None, "both seated")
             await pilot.pause(FAST.stale_s + 0.05)
             await pilot.press("q")
             await pilot.pause(FAST.stale_s)
             right.press(Row.PILE_A, 0)
-            await until(lambda: table.position.phase is Phase.PLAY, "in play")
+            await until(lambda: table.scene().phase is Phase.PLAY, "in play")
             await right.close()  # RIGHT's terminal goes away
             line = "Waiting for RIGHT: reconnect with the same command"
             await until(lambda: table.away == line, "LEFT is told")
@@ -125,7 +125,7 @@ async def test_a_host_that_stops_ends_the_seat_with_its_line(tmp_path: Path) -> 
     room = host.new_room()
     app, _net, table = await seated(host, room.code, "left", tmp_path)
     async with app.run_test(size=SIZE):
-        await until(lambda: table.remote is not None, "seated")
+        await until(lambda: table.latest is not None, "seated")
         await host.close()
         await until(lambda: app.end_line is not None, "the app ends")
     assert app.end_line == "spit-tui join: the host: the host is stopping"
@@ -139,7 +139,7 @@ async def test_a_host_that_dies_ends_the_seat_after_trying_again(tmp_path: Path)
     app, net, table = await seated(host, room.code, "left", tmp_path)
     net.retries, net.retry_s = 3, 0.05
     async with app.run_test(size=SIZE):
-        await until(lambda: table.remote is not None, "seated")
+        await until(lambda: table.latest is not None, "seated")
         assert host.server is not None
         host.server.close()
         for task in list(host._tasks):
@@ -159,7 +159,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
-    from spit_tui.net.remote import RemoteTable
+    from spit_tui.net.remote import RemoteSeat
     from spit_tui.net.seat import LocalSeat
 
     host = Host(port=0, timings=FAST, seed=3, wait_s=0.3)
@@ -167,7 +167,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
     try:
         room = host.new_room()
         local = LocalSeat(room, Player.LEFT)
-        table = RemoteTable(Player.LEFT, local.press, RealClock(), room.table.stale_s)
+        table = RemoteSeat(Player.LEFT, local.press, RealClock(), room.table.stale_s)
         table.invite = f"spit-tui join 127.0.0.1:{host.port} {room.code}"
 
         async def start(app: SpitApp) -> None:
@@ -175,7 +175,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
 
         app = seat_app(table, start)
         async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: table.remote is not None, "seated")
+            await until(lambda: table.latest is not None, "seated")
             await pilot.pause(0.05)
             text = banner_text(app)
             assert "Waiting for RIGHT to join" in text
@@ -235,12 +235,12 @@ async def test_the_names_are_the_hosts(tmp_path: Path) -> None:
         room = host.new_room()
         app, _net, table = await seated(host, room.code, "left", tmp_path)
         async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: table.remote is not None, "seated")
+            await until(lambda: table.latest is not None, "seated")
             await pilot.pause(0.05)
             assert "F4" not in banner_text(app)
             await pilot.press("f4")
             await pilot.pause(0.05)
             assert app.screen is app.game_screen  # no names box
-            assert table.names == room.table.names
+            assert table.scene().names == room.table.names
     finally:
         await host.close()

@@ -16,7 +16,7 @@ from spit_tui.app import SpitApp
 from spit_tui.app.join import seat_app as _seat_app
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Play, Player, Ready
-from spit_tui.net.remote import RemoteTable
+from spit_tui.net.remote import RemoteSeat
 from spit_tui.net.seat import LocalSeat
 
 Snap = Callable[..., bool]
@@ -26,7 +26,7 @@ def seat_app(drop_right: bool) -> SpitApp:
     lob = lobby(1)
     room = lob.new_room()
     local = LocalSeat(room, Player.LEFT)
-    table = RemoteTable(Player.LEFT, local.press, VirtualClock(), room.table.stale_s)
+    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.stale_s)
     _session, rec = join(lob, room, "right")
     room.seats[Player.RIGHT].shown_ms = 42  # as the host's pings would have measured it
 

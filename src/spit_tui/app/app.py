@@ -36,6 +36,7 @@ from spit_tui.app.screens import (
     PAUSE_KEY,
     GameScreen,
     PauseScreen,
+    Playing,
     QuitScreen,
     TooSmallScreen,
     as_table_screen,
@@ -87,6 +88,7 @@ class SpitApp(App[None]):
         on_table: Callable[[Table], None] | None = None,
         names: Given = (None, None),
         mode: Mode | None = None,
+        seat: Playing | None = None,
     ) -> None:
         """Start a game (or show `table`, if given), in `mode` (two people at one
         keyboard if None; app/modes.py says what a mode decides).
@@ -96,6 +98,8 @@ class SpitApp(App[None]):
         with the Table before the first frame: the seam for computer players,
         which schedule on `table.clock` and call `table.submit(action, "bot")`.
         `names`: the players' names (spit_tui.names), None for a seat's default.
+        `seat`: a seat at a game played elsewhere (`spit-tui join`): drawn and
+        sent keys like a table, but the app has no table of its own then.
         """
         super().__init__()
         self.mode = mode if mode is not None else LocalMode()
@@ -110,7 +114,10 @@ class SpitApp(App[None]):
         self._games = 0
         self._wakeup: Timer | None = None
         self.history: HistoryWriter | None = None  # see attach_history
-        if table is not None:
+        self._seat = seat
+        if seat is not None:
+            self.clock = seat.clock
+        elif table is not None:
             self.clock = table.clock
             self.table = table
             self.options = table.game.options
@@ -124,16 +131,22 @@ class SpitApp(App[None]):
         if any(names):
             self.reseat()
         self.game_screen = GameScreen(
-            self.table, names_key=self.mode.names_key, over_keys=self.mode.over_keys
+            self.board, names_key=self.mode.names_key, over_keys=self.mode.over_keys
         )
-        self.table.subscribe(Subscription(on_change=self._on_change))
+        self.board.subscribe(Subscription(on_change=self._on_change))
         self.mode.bind(self)
         if on_table is not None:
             on_table(self.table)
 
+    @property
+    def board(self) -> Playing:
+        """What the game screen shows and sends the keys to: the app's own
+        table, or the seat at a host's table it was given."""
+        return self.table if self._seat is None else self._seat
+
     # -- time -------------------------------------------------------------------------
 
-    def shown_table(self) -> Table | None:
+    def shown_table(self) -> Playing | None:
         """The live table on the top screen (the game's, or a help page's), if any."""
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
         shows = as_table_screen(screen)
@@ -222,8 +235,11 @@ class SpitApp(App[None]):
     def _kept(self) -> tuple[bool, int | None]:
         """Whether quitting now keeps the game in play to resume, and its id in
         the history once the worker has stored it."""
-        h, t = self.history, self.table
-        if h is None or not h.on or not t.game.log or t.position.phase is Phase.OVER:
+        h = self.history
+        if h is None:
+            return False, None  # (a seat has no history: the host keeps the game)
+        t = self.table
+        if not h.on or not t.game.log or t.position.phase is Phase.OVER:
             return False, None
         return True, h.stored_id(t)
 
@@ -251,6 +267,8 @@ class SpitApp(App[None]):
     def action_resume_stopped(self) -> None:
         """F5 while the opening banner offers a stopped game: end this session so
         the command line starts the stopped game's (its players, its computer)."""
+        if self.history is None:
+            return  # no stopped game to offer (a seat's game is the host's)
         if self.screen is self.game_screen and self.table.shown.offer and self._at_opening():
             self.resume_asked = True
             self.exit()
@@ -302,7 +320,7 @@ class SpitApp(App[None]):
         return Table(Game(options=Options(), position=position), clock)
 
     def on_game_screen_covered(self, message: GameScreen.Covered) -> None:
-        self.table.pause("away", message.covered)
+        self.board.pause("away", message.covered)
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, with our key parser in it (kitty fields, split sequences)."""
@@ -360,7 +378,7 @@ class SpitApp(App[None]):
         # immediate: Ctrl+Z stops the process right after publishing, before a
         # queued callback could run, and the pause must start before the stop
         self.app_suspend_signal.subscribe(
-            self, lambda _: self.table.pause("suspended", True), immediate=True
+            self, lambda _: self.board.pause("suspended", True), immediate=True
         )
         self.app_resume_signal.subscribe(self, lambda _: self._resumed())
 
@@ -390,7 +408,7 @@ class SpitApp(App[None]):
         self._resumed()
 
     def _resumed(self) -> None:
-        self.table.pause("suspended", False)
+        self.board.pause("suspended", False)
         self.refresh(layout=True)
         for screen in self.screen_stack:
             screen.refresh(layout=True)
@@ -406,11 +424,11 @@ class SpitApp(App[None]):
         small = w < MIN_W or h < MIN_H
         top = self.screen
         if small and not any(isinstance(s, TooSmallScreen) for s in self.screen_stack):
-            self.table.pause("small", True)
+            self.board.pause("small", True)
             self.push_screen(TooSmallScreen())
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
-            self.table.pause("small", False)
+            self.board.pause("small", False)
 
     def _on_change(self) -> None:
         if self.is_running and self.screen_stack and self.screen is self.game_screen:
@@ -437,7 +455,7 @@ class SpitApp(App[None]):
                     event.stop()
                     event.prevent_default()
                     return
-                if table is self.table and not repeat:
+                if table is self.board and not repeat:
                     self._hint_for(event)
             if drop_repeat(event):
                 return
@@ -451,7 +469,8 @@ class SpitApp(App[None]):
             event.character is not None and event.character.isprintable()
         ):
             if event.key == "enter" and (
-                self.table.position.phase is Phase.OVER or self.table.shown.held
+                self.board.scene().phase is Phase.OVER
+                or (self._seat is None and self.table.shown.held)
             ):
                 return
             self.clock.update()  # the hint's time starts now
@@ -496,7 +515,7 @@ class SpitApp(App[None]):
             if quit_now:
                 self.exit()
 
-        in_play = self.table.position.phase is not Phase.OVER
+        in_play = self.board.scene().phase is not Phase.OVER
         self.push_screen(QuitScreen(self.resume_hint(), in_play=in_play), done)
 
     def action_pause(self) -> None:
@@ -506,7 +525,7 @@ class SpitApp(App[None]):
         if self.screen is not self.game_screen:
             return
         refused = self.mode.pause_refused()
-        if refused is None and self.table.position.phase is Phase.OVER:
+        if refused is None and self.board.scene().phase is Phase.OVER:
             refused = "the game is over: nothing to pause"
         if refused is not None:
             self.game_screen.query_one("#header", HeaderBar).show_hint(refused)
@@ -514,6 +533,8 @@ class SpitApp(App[None]):
         self.push_screen(PauseScreen())
 
     def action_new_game(self) -> None:
+        if self._seat is not None:
+            return  # the host starts the games
         t = self.table
         if self.screen is self.game_screen and t.play_on():
             return  # a resumed game: Enter plays on

@@ -1,9 +1,10 @@
 """The seat's mode: the app as one seat at a game on a host (`spit-tui join`,
 or the host's own seat).
 
-The app draws a `RemoteTable` (net.remote, handed in by the command): the
-same screens and widgets, the same one path for game keys (on_event -> key
-layer -> `RemoteTable.submit_intent`, which sends them on), the same help.
+The app draws a seat (`Playing`: net.remote.RemoteSeat, handed in by the
+command; nothing here knows the network): the same screens and widgets, the
+same one path for game keys (on_event -> the seat's key layer, which sends
+them on), the same help.
 What differs is only what a remote seat cannot do: start a new game (the host
 does), set the names (the host's), pause (the host's clock runs the game) or
 save the record (the host keeps the game). `start` is the seat's own task
@@ -19,7 +20,7 @@ from typing import Any
 
 from spit_tui.app import SpitApp
 from spit_tui.app.modes import Mode
-from spit_tui.table import Table
+from spit_tui.app.screens import Playing
 
 Start = Callable[[SpitApp], Coroutine[Any, Any, None]]
 
@@ -35,7 +36,7 @@ class SeatMode(Mode):
         self._start = start
 
     def board_names(self, app: SpitApp) -> tuple[str, str]:
-        return app.table.names  # the host's
+        return app.board.scene().names  # the host's
 
     def reseat(self, app: SpitApp) -> None:
         """The names are the host's: nothing to tell the table."""
@@ -53,6 +54,6 @@ class SeatMode(Mode):
         return "The game is kept on the host: its history has it."
 
 
-def seat_app(table: Table, start: Start) -> SpitApp:
-    """The app as the seat `table` shows (a RemoteTable), with `start` its task."""
-    return SpitApp(table=table, mode=SeatMode(start))
+def seat_app(seat: Playing, start: Start) -> SpitApp:
+    """The app as `seat` shows it (a RemoteSeat), with `start` its task."""
+    return SpitApp(seat=seat, mode=SeatMode(start))

@@ -20,9 +20,33 @@ from spit_tui.app.banner import OVER_KEYS, Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import SceneView
-from spit_tui.table import Table
+from spit_tui.clock import GameClock
+from spit_tui.engine import Player
+from spit_tui.players.keymap import Intent
+from spit_tui.scene import Scene
+from spit_tui.subscription import Subscription
 
 MIN_W, MIN_H = 80, 24
+
+
+class Playing(Protocol):
+    """What a screen shows and sends the game keys to: a local Table, or a
+    seat at a host's table (net.remote.RemoteSeat). Both give a Scene to draw;
+    neither pretends to be the other."""
+
+    clock: GameClock
+
+    def subscribe(self, sub: Subscription) -> Subscription: ...
+
+    def scene(self) -> Scene: ...
+
+    def submit_intent(self, intent: Intent) -> object: ...
+
+    def ignore_repeat(self, intent: Intent) -> object: ...
+
+    def pause(self, reason: str, on: bool) -> None: ...
+
+    def say(self, player: Player, text: str) -> None: ...
 
 
 @runtime_checkable
@@ -30,7 +54,7 @@ class ShowsTable(Protocol):
     """A screen with a live table on it (the game, a help page): the app sends
     that table the game keys, ticks its clock and calls `sync()` to repaint."""
 
-    def shown_table(self) -> Table | None: ...
+    def shown_table(self) -> Playing | None: ...
 
     def sync(self) -> None: ...
 
@@ -61,14 +85,14 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.covered = covered
 
-    def __init__(self, table: Table, names_key: str = "", over_keys: str = OVER_KEYS) -> None:
+    def __init__(self, table: Playing, names_key: str = "", over_keys: str = OVER_KEYS) -> None:
         super().__init__(id="game")
         self.table = table
         self.names_key = names_key  # offered on the opening banner ("" for none)
         self.over_keys = over_keys  # offered on the game-over banner (the app's mode's)
         self.views: list[SceneView] = []
 
-    def shown_table(self) -> Table | None:
+    def shown_table(self) -> Playing | None:
         return self.table
 
     def compose(self) -> ComposeResult:

@@ -104,11 +104,11 @@ async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
 
-    from .remote import RemoteTable
+    from .remote import RemoteSeat
     from .seat import LocalSeat
 
     local = LocalSeat(room, seat)
-    table = RemoteTable(seat, local.press, RealClock(), room.table.stale_s)
+    table = RemoteSeat(seat, local.press, RealClock(), room.table.stale_s)
     table.invite = invite
 
     async def start(app: SpitApp) -> None:

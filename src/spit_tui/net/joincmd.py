@@ -147,7 +147,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
-    from spit_tui.net.remote import RemoteTable
+    from spit_tui.net.remote import RemoteSeat
 
     host, port = args.host, args.port
     tokens = Tokens()
@@ -160,7 +160,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         await client.close()
         return refused
     net = NetSeat(client, host, port, args.code, tokens)
-    table = RemoteTable(client.seat, net.press, RealClock(), client.stale_s)
+    table = RemoteSeat(client.seat, net.press, RealClock(), client.stale_s)
     table.invite = invite_line()
 
     async def run(app: SpitApp) -> None:

@@ -1,7 +1,7 @@
-"""A joined seat's life over the network: connect, feed the RemoteTable, come back.
+"""A joined seat's life over the network: connect, feed the RemoteSeat, come back.
 
 `NetSeat` owns the `Client` of one `spit-tui join`. It hands every view to the
-RemoteTable; when the line goes dead it says so on screen and tries again
+RemoteSeat; when the line goes dead it says so on screen and tries again
 with the seat's token (kept in memory), a few times a second apart; if the
 host itself says why it ended (it is stopping, the room was given up), or the
 host cannot be reached again, it ends with that one line. The token is also
@@ -27,7 +27,7 @@ from spit_tui.userfiles import FileRefused, private_dir, read_small
 
 from .client import Client, JoinRefused
 from .protocol import Message
-from .remote import RemoteTable
+from .remote import RemoteSeat
 from .room import Room, normal_code
 from .seatview import SEAT_NAMES, scene_from_wire
 
@@ -128,13 +128,15 @@ class NetSeat:
     def press(self, row: Row, slot: int) -> None:
         self.client.press(row, slot)
 
-    async def run(self, table: RemoteTable, finish: Callable[[str], None]) -> None:
+    async def run(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Feed `table` until the end; then `finish(line)` says why (never raises)."""
+        shown = None
         while True:
             client = self.client
             while client.ended is None:
                 rv = client.latest
-                if rv is not None and rv is not table.remote:
+                if rv is not None and rv is not shown:
+                    shown = rv
                     table.show(rv)
                     if rv.phase is Phase.OVER:
                         # nothing left to come back to
@@ -180,7 +182,7 @@ class LocalSeat:
     def __init__(self, room: Room, seat: Player) -> None:
         self.room = room
         self.seat = seat
-        self.table: RemoteTable | None = None
+        self.table: RemoteSeat | None = None
         self.finish: Callable[[str], None] = lambda line: None
         self.closed = False
 
@@ -188,7 +190,7 @@ class LocalSeat:
         if not self.closed:
             self.room.submit(self.seat, row, slot)
 
-    def attach(self, table: RemoteTable, finish: Callable[[str], None]) -> None:
+    def attach(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Take the seat and start showing the room on `table`."""
         taken = self.room.take({"token": None, "seat": SEAT_NAMES[self.seat]})
         if isinstance(taken, str):
