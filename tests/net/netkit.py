@@ -48,10 +48,10 @@ def body(msg: Message) -> bytes:
 
 
 def join(lob: Lobby, room: Room, seat: str | None = None, token: str | None = None,
-         code: str | None = None) -> tuple[Session, Recorder]:
+         code: str | None = None, name: str | None = None) -> tuple[Session, Recorder]:
     conn = Recorder(lob)
     s = Session(lob, conn, room.table.clock.now())
-    s.receive(body(hello(code or room.code, seat, token)), room.table.clock.now())
+    s.receive(body(hello(code or room.code, seat, token, name)), room.table.clock.now())
     return s, conn
 
 

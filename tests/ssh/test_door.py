@@ -24,12 +24,12 @@ async def test_a_guest_gets_the_question_and_a_bad_code_is_asked_again(tmp_path:
     async with served(tmp_path) as s:
         g = await connect(s, "ana")
         screen = await g.open()
-        await screen.wait_for(b"Enter for a new room: ")
+        await screen.wait_for(b"(like k3f9q-2x7mz): ")
         assert b"hello ana." in screen.out
         g.send(b"\x1b[Axyz\x7f\x7fqq\r")  # an arrow key is dropped, never echoed
         await screen.wait_for(b"not a room code")
         assert b"\x1b[A" not in screen.out
-        assert screen.out.count(b"Enter for a new room: ") == 2
+        assert screen.out.count(b"(like k3f9q-2x7mz): ") == 2
         g.send(b"\x03")  # Ctrl+C at the question leaves
         await screen.wait_closed()
         assert screen.status == 0
@@ -47,7 +47,7 @@ async def test_authorized_keys_let_in_the_listed_key_only(tmp_path: Path) -> Non
             await connect(s, "eve", other)
         g = await connect(s, "ana", listed)
         screen = await g.open()
-        await screen.wait_for(b"Enter for a new room: ")
+        await screen.wait_for(b"(like k3f9q-2x7mz): ")
         g.close()
 
 
@@ -82,7 +82,7 @@ async def test_limits_per_address_and_in_all(tmp_path: Path) -> None:
     async with served(tmp_path, admission=Admission(per_address=2, total=3)) as s:
         guests = [await connect(s, f"p{i}") for i in range(2)]
         for g in guests:
-            await (await g.open()).wait_for(b"new room: ")
+            await (await g.open()).wait_for(b"k3f9q-2x7mz): ")
         third = await connect(s, "p2")
         screen = await third.open()
         await screen.wait_closed()
@@ -97,7 +97,7 @@ async def test_limits_per_address_and_in_all(tmp_path: Path) -> None:
         del s.door.admission.open_by_address["192.0.2.7"]
         await asyncio.sleep(0.2)
         again = await connect(s, "p4")
-        await (await again.open()).wait_for(b"new room: ")
+        await (await again.open()).wait_for(b"k3f9q-2x7mz): ")
 
 
 @pytest.mark.parametrize("name", ['a"b', "x" * 21, "anaé", "  "])
@@ -129,7 +129,7 @@ async def test_an_idle_guest_in_a_game_gets_a_restored_terminal(tmp_path: Path) 
     async with served(tmp_path, idle_s=8.0) as s:
         g = await connect(s)
         screen = await g.open()
-        await screen.wait_for(b"new room: ")
+        await screen.wait_for(b"k3f9q-2x7mz): ")
         g.send(b"\r")
         await screen.wait_for(b"Waiting for RIGHT to join")
         pid = await game_pid(s)
@@ -169,10 +169,10 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         key = asyncssh.generate_private_key("ssh-ed25519")
         ana = await connect(s, "ana", key)
         a = await ana.open()
-        await a.wait_for(b"new room: ")
-        ana.send(b"\r")
+        await a.wait_for(b"k3f9q-2x7mz): ")
+        ana.send(b"n\r")  # a new room
         board = await a.wait_for(b"Waiting for RIGHT to join")
-        code = CODE.search(board, board.index(b"new room: "))
+        code = CODE.search(board, board.index(b"k3f9q-2x7mz): ") + 14)
         assert code is not None
         assert f"ssh -p {s.port} -t NAME@127.0.0.1 {code[0].decode()}".encode() in a.out
         ben = await connect(s, "ben", key)  # one person at two terminals: one key
@@ -266,3 +266,23 @@ async def test_the_kitty_keyboard_protocol_passes_through(tmp_path: Path) -> Non
         out = bytes(a.out)
         assert out.count(b"\x1b[>") == 1 and out.count(b"\x1b[<u") >= 1
         ben.close()
+
+
+async def test_two_guests_pressing_enter_are_paired_and_see_each_others_names(
+    tmp_path: Path,
+) -> None:
+    async with served(tmp_path) as s:
+        screens = []
+        for name in ("ana", "ben"):
+            g = await connect(s, name)
+            screen = await g.open()
+            await screen.wait_for(b"(like k3f9q-2x7mz): ")
+            g.send(b"\r")  # a quick match
+            screens.append(screen)
+        for screen in screens:
+            await screen.wait_for(b"both press any key")
+        (room,) = s.host.lobby.rooms.values()
+        assert sorted(room.table.names) == ["ana", "ben"]  # whoever said hello first is left
+        for screen in screens:  # each board names both players
+            await screen.wait_for(b"ana")
+            await screen.wait_for(b"ben")

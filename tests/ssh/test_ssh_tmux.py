@@ -119,7 +119,8 @@ def guests(tmp_path: Path, door: ThreadDoor) -> Iterator[Guests]:
 def seat_both(guests: Guests, door: ThreadDoor) -> Any:
     """ana makes a room, ben comes in with its code; the room."""
     guests.ssh("ana", "ana")
-    guests.wait("ana", "Enter for a new room:")
+    guests.wait("ana", "(like k3f9q-2x7mz):")
+    guests.send("ana", "n")  # a new room, with the line to send
     guests.key("ana", "Enter")
     board = guests.wait("ana", "Waiting for RIGHT to join")
     guests.shot("ana made a room", "ana")
@@ -147,7 +148,7 @@ def test_two_openssh_clients_play_and_leave_their_terminals_as_they_were(
     ended = guests.quit("ben")
     assert "EXIT=0" in ended and "Traceback" not in ended
     assert guests.restored("ben")
-    guests.wait("ana", "Waiting for RIGHT")
+    guests.wait("ana", "Waiting for ben")
     guests.shot("ben left", "ana", "ben")
     ended = guests.quit("ana")
     assert "EXIT=0" in ended and guests.restored("ana")
@@ -160,7 +161,7 @@ def test_a_guest_whose_ssh_is_killed_mid_game(guests: Guests, door: ThreadDoor) 
     ssh_pid = int(subprocess.run(["pgrep", "-P", str(pid), "-x", "ssh"], capture_output=True,
                                  text=True).stdout.split()[0])
     os.kill(ssh_pid, 9)  # the guest's connection dies with no goodbye
-    guests.wait("ana", "Waiting for RIGHT")
+    guests.wait("ana", "Waiting for ben")
     guests.shot("ben's ssh killed", "ana", "ben")
     door_sessions = door.read(lambda: len(door.door.sessions))
     assert door_sessions <= 2
@@ -211,7 +212,7 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
         if not pressed:
             time.sleep(0.05)
     winner = door.read(lambda: room.table.position.winner)
-    who = ("LEFT", "RIGHT")[winner]
+    who = ("ana", "ben")[winner]
     for name in names.values():
         guests.wait(name, f"GAME OVER · {who} wins")
     guests.shot("game over", "ana", "ben")

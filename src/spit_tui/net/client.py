@@ -91,6 +91,7 @@ class Client:
         token: str | None = None,
         timeout: float = JOIN_S,
         local_addr: tuple[str, int] | None = None,
+        name: str | None = None,
     ) -> Client:
         """Connect and take a seat; JoinRefused (with the host's reason) or OSError.
 
@@ -98,7 +99,7 @@ class Client:
         tells seats apart by port to delay them with tc netem)."""
         reader, writer = await asyncio.open_connection(host, port, local_addr=local_addr)
         try:
-            writer.write(encode(hello(code, seat, token)))
+            writer.write(encode(hello(code, seat, token, name)))
             async with asyncio.timeout(timeout):
                 body = await read_frame(reader)
             if body is None:
@@ -116,11 +117,14 @@ class Client:
         return cls(reader, writer, msg)
 
     @staticmethod
-    async def new_room(host: str, port: int, timeout: float = JOIN_S) -> str:
-        """Ask the host for a new room; its code, or JoinRefused (the host's reason) or OSError."""
+    async def new_room(
+        host: str, port: int, timeout: float = JOIN_S, kind: str = "new_room"
+    ) -> str:
+        """Ask the host for a new room (or, with kind "quick", a quick match's
+        room); its code, or JoinRefused (the host's reason) or OSError."""
         reader, writer = await asyncio.open_connection(host, port)
         try:
-            writer.write(encode({"type": "new_room"}))
+            writer.write(encode({"type": kind}))
             async with asyncio.timeout(timeout):
                 body = await read_frame(reader)
             if body is None:

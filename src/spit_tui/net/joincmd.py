@@ -17,6 +17,7 @@ import os
 import sys
 
 from spit_tui.command import PROG, Parser, UsageError, command, shown
+from spit_tui.names import name_problem
 from spit_tui.startup import Board, add_board_options, board_options_problem
 
 from .client import JOIN_S, Client, JoinRefused
@@ -26,6 +27,7 @@ from .seat import NetSeat, Tokens
 
 NAME = f"{PROG} join"
 INVITE_ENV = "SPIT_INVITE"
+NAME_ENV = "SPIT_PLAYER_NAME"
 
 
 def valid_host(host: str) -> bool:
@@ -74,16 +76,32 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("code", nargs="?", metavar="CODE", help="the room code the host printed")
     p.add_argument("--seat", choices=("left", "right"), help="the seat to take (the free one)")
     p.add_argument("--new-room", action="store_true", help="make another room; print its code")
+    p.add_argument(
+        "--quick", action="store_true", help="play the next player who asks for a quick match"
+    )
+    p.add_argument(
+        "--name",
+        metavar="NAME",
+        help=f"your name on both boards (default: ${NAME_ENV}, set by the ssh door)",
+    )
     add_board_options(p)
     args = p.parse_args(argv)
     args.host, args.port = parse_address(args.address)
+    if args.new_room or args.quick:
+        if args.code is not None or args.seat is not None or (args.new_room and args.quick):
+            raise UsageError(f"--{'new-room' if args.new_room else 'quick'} takes only HOST[:PORT]")
+    elif args.code is None:
+        raise UsageError("give the room CODE the host printed (or --new-room, or --quick)")
+    else:
+        args.code = check_code(args.code)
     if args.new_room:
-        if args.code is not None or args.seat is not None:
-            raise UsageError("--new-room takes only HOST[:PORT]")
         return args
-    if args.code is None:
-        raise UsageError("give the room CODE the host printed (or --new-room)")
-    args.code = check_code(args.code)
+    args.name = args.name if args.name is not None else os.environ.get(NAME_ENV) or None
+    if args.name is not None:
+        problem = name_problem(args.name)
+        if problem is not None:
+            raise UsageError(f"--name: {problem}: {shown(args.name)}")
+        args.name = args.name.strip()
     problem = board_options_problem(args)
     if problem is not None:
         raise UsageError(problem)
@@ -103,15 +121,21 @@ def _unreachable(host: str, port: int, e: BaseException) -> str:
     return f"{NAME}: cannot reach {host}:{port}: {why}"
 
 
-async def _new_room(host: str, port: int) -> int:
+async def ask_room(host: str, port: int, kind: str = "new_room") -> str | None:
+    """A new room's code (or a quick match's), or None with one line said."""
     try:
         async with asyncio.timeout(JOIN_S):
-            code = await Client.new_room(host, port)
+            return await Client.new_room(host, port, kind=kind)
     except JoinRefused as e:
         print(f"{NAME}: the host refused: {e}", file=sys.stderr)
-        return 1
     except (OSError, TimeoutError) as e:
         print(_unreachable(host, port, e), file=sys.stderr)
+    return None
+
+
+async def _new_room(host: str, port: int) -> int:
+    code = await ask_room(host, port)
+    if code is None:
         return 1
     print(f"room code {code}", flush=True)
     print(f"join with: {PROG} join {host}:{port} {code}", flush=True)
@@ -119,7 +143,7 @@ async def _new_room(host: str, port: int) -> int:
 
 
 async def connect(
-    host: str, port: int, code: str, seat: str | None, tokens: Tokens
+    host: str, port: int, code: str, seat: str | None, tokens: Tokens, name: str | None = None
 ) -> Client | str:
     """Take the seat: back, with a token kept for this room (the seat asked
     for, or any), else a fresh one; the client, or the line to end with."""
@@ -128,15 +152,15 @@ async def connect(
     tries = [(s, t) for s, t in kept.items() if seat is None or s == seat]
     try:
         async with asyncio.timeout(JOIN_S * 2):
-            for name, token in tries:
+            for kept_seat, token in tries:
                 try:
                     return await Client.join(host, port, code, token=token)
                 except JoinRefused as e:
                     if "not for this room" in str(e):
-                        tokens.put(key, name, None)  # from a game that is gone
+                        tokens.put(key, kept_seat, None)  # from a game that is gone
                     elif "connected already" not in str(e):
                         raise
-            return await Client.join(host, port, code, seat)
+            return await Client.join(host, port, code, seat, name=name)
     except JoinRefused as e:
         return f"{NAME}: the host refused: {e}"
     except (OSError, TimeoutError) as e:
@@ -150,8 +174,12 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     from spit_tui.net.remote import RemoteSeat
 
     host, port = args.host, args.port
+    if args.quick:
+        args.code = await ask_room(host, port, "quick")
+        if args.code is None:
+            return 1
     tokens = Tokens()
-    client = await connect(host, port, args.code, args.seat, tokens)
+    client = await connect(host, port, args.code, args.seat, tokens, args.name)
     if isinstance(client, str):
         print(client, file=sys.stderr)
         return 1

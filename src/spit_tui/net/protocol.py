@@ -24,7 +24,7 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any
 
-VERSION = 1
+VERSION = 2  # 2: a seat's name in hello; quick matches (docs/protocol.md, Versions)
 MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 900
 HEADER = struct.Struct(">I")
 FRAME_S = 5.0  # a frame that has begun must be complete this soon (slow drip)
@@ -137,6 +137,13 @@ def shaped(fields: Mapping[str, Check]) -> Check:
     )
 
 
+def player_name(v: Any) -> bool:
+    """A player's name as names.name_problem allows it."""
+    from spit_tui.names import name_problem
+
+    return isinstance(v, str) and name_problem(v) is None and v == v.strip()
+
+
 ROWS = ("a", "b", "fill", "flip")
 SEATS = ("left", "right")
 SLOT_MAX = 4
@@ -149,11 +156,13 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
         "code": text,
         "seat": optional(one_of(*SEATS)),
         "token": optional(text),
+        "name": optional(player_name),
     },
     "intent": {"row": one_of(*ROWS), "slot": int_in(0, SLOT_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
     "pong": {"id": int_in(0, PING_MAX)},
     "new_room": {},
+    "quick": {},
     "bye": {},
 }
 
@@ -193,8 +202,25 @@ def _check(msg: Message, shapes: dict[str, dict[str, Check]]) -> Message:
 
 
 def check_client_message(body: bytes) -> Message:
-    """A frame from a seat, decoded and checked, or ProtocolError."""
-    return _check(decode_body(body), CLIENT_MESSAGES)
+    """A frame from a seat, decoded and checked, or ProtocolError. A hello of
+    another version is refused as that, before its fields are checked (a
+    version 1 hello has no name, and "without name" would not tell its
+    player what to do)."""
+    msg = decode_body(body)
+    version = msg.get("version")
+    if msg.get("type") == "hello" and type(version) is int and version != VERSION:
+        raise ProtocolError(version_refusal(version))
+    return _check(msg, CLIENT_MESSAGES)
+
+
+def version_refusal(version: int) -> str:
+    """The one line a client of another protocol version is told."""
+    newer = version > VERSION
+    update = "this host" if newer else "your spit-tui"
+    return (
+        f"this host speaks protocol version {VERSION}, your spit-tui speaks {version}: "
+        f"update {update} (pip install -U spit-tui)"
+    )
 
 
 def check_host_message(body: bytes) -> Message:
@@ -202,8 +228,13 @@ def check_host_message(body: bytes) -> Message:
     return _check(decode_body(body), HOST_MESSAGES)
 
 
-def hello(code: str, seat: str | None = None, token: str | None = None) -> Message:
-    return {"type": "hello", "version": VERSION, "code": code, "seat": seat, "token": token}
+def hello(
+    code: str, seat: str | None = None, token: str | None = None, name: str | None = None
+) -> Message:
+    return {
+        "type": "hello", "version": VERSION, "code": code, "seat": seat, "token": token,
+        "name": name,
+    }  # fmt: skip
 
 
 def intent(row: str, slot: int) -> Message:

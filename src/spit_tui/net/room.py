@@ -29,6 +29,7 @@ from typing import Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Player
+from spit_tui.names import MAX_CELLS
 from spit_tui.players.keymap import Intent, Row
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Table
@@ -161,6 +162,15 @@ class Room:
         p = free[0]
         self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
         return p, self.seats[p].token or ""
+
+    def name_seat(self, p: Player, name: str) -> None:
+        """The name the seat's player gave (protocol 2): on both boards and in
+        the stored game. The same name as the other seat's gets a " 2"."""
+        names = list(self.table.names)
+        if name == names[1 - p]:
+            name = f"{name[: MAX_CELLS - 2]} 2"
+        names[p] = name
+        self.table.seat((names[0], names[1]))
 
     def attach(self, p: Player, conn: Conn) -> None:
         seat = self.seats[p]
@@ -332,6 +342,7 @@ class Lobby:
         self.room_bucket = Bucket(room_rate, room_burst)
         self.equalise = (True, True)  # each new room's (hold_actions, hold_views)
         self.trust_pongs = False  # each new room's Room.trust_pongs
+        self.quick: Room | None = None  # where the next quick match goes
 
     def new_room(self, expires: bool = False) -> Room:
         code = new_code()
@@ -343,6 +354,22 @@ class Lobby:
         self.rooms[code] = room
         self.on_new_room(room)
         return room
+
+    def quick_room(self, now: float, address: str = "") -> Room | str:
+        """A quick match: the room of the player waiting for one, if they are
+        still there (or about to say hello), else a new room for the next to
+        find; or why not (one line), as for request_room."""
+        room = self.quick
+        if room is not None and self.rooms.get(room.code) is room:
+            seats = room.seats.values()
+            left = any(s.token is not None and s.conn is None for s in seats)
+            full = all(s.token is not None for s in seats)
+            if not left and not full:
+                self.quick = None  # paired: the next quick starts a new room
+                return room
+        made = self.request_room(now, address)
+        self.quick = made if isinstance(made, Room) else None
+        return made
 
     def request_room(self, now: float, address: str = "") -> Room | str:
         """A room asked for over the wire (`new_room`) from `address`, or why

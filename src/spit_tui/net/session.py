@@ -64,8 +64,8 @@ class Session:
             self.close("bye")
         elif kind == "hello":
             self._hello(msg, now)
-        elif kind == "new_room":
-            self._new_room(now)
+        elif kind in ("new_room", "quick"):
+            self._room(kind, now)
         elif self.room is None or self.seat is None:
             self.close("say hello first")
         elif kind == "pong":
@@ -73,12 +73,15 @@ class Session:
         else:
             self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
 
-    def _new_room(self, now: float) -> None:
-        """Make a room and tell its code; the connection may then say hello to it."""
+    def _room(self, kind: str, now: float) -> None:
+        """A new room (`new_room`), or a quick match's (`quick`: the room where
+        the next player waits, or will): tell its code, which the connection
+        may then say hello to. One per connection."""
         if self.made_room or self.room is not None:
             self.close("one new room per connection")
             return
-        room = self.lobby.request_room(now, self.address)
+        ask = self.lobby.quick_room if kind == "quick" else self.lobby.request_room
+        room = ask(now, self.address)
         if isinstance(room, str):
             self.close(room)
             return
@@ -88,9 +91,6 @@ class Session:
     def _hello(self, msg: Message, now: float) -> None:
         if self.room is not None:
             self.close("a second hello")
-            return
-        if msg["version"] != VERSION:
-            self.close(f"this host speaks protocol version {VERSION}, not {msg['version']}")
             return
         room = self.lobby.rooms.get(normal_code(msg["code"]))
         if room is None:
@@ -102,6 +102,8 @@ class Session:
             return
         p, token = taken
         self.room, self.seat = room, p
+        if msg["name"] is not None:
+            room.name_seat(p, msg["name"])
         room.seats[p].alive_at = now
         self.conn.send(
             {

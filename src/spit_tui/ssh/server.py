@@ -321,17 +321,20 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
     def _ask(self) -> None:
         self.prompt = LinePrompt()
         self._line(f"{PROG}: hello {self.name}.")
-        self._send(b"A room code to join (like k3f9q-2x7mz), or Enter for a new room: ")
+        self._line("Enter: a quick match (you play the next player who comes)")
+        self._line("n: a new room, with a line to send a friend")
+        self._send(b"or a room code (like k3f9q-2x7mz): ")
 
     async def _answer(self, text: str) -> None:
         host, port = self.door.game_host
         invite = None
-        if text.lower() in ("", "new"):
+        kind = {"": "quick", "quick": "quick", "n": "new_room", "new": "new_room"}.get(text.lower())
+        if kind is not None:
             try:
                 async with asyncio.timeout(JOIN_S):
-                    code = await Client.new_room(host, port)
+                    code = await Client.new_room(host, port, kind=kind)
             except (JoinRefused, OSError, TimeoutError) as e:
-                return self.end(1, f"no new room: the game host said: {e or 'nothing'}")
+                return self.end(1, f"no room: the game host said: {e or 'nothing'}")
             invite = self.door.invite(self._reached(), code)
         else:
             try:

@@ -1,0 +1,147 @@
+"""Protocol version 2: each seat's name crosses the wire in its hello, quick
+matches pair the next two players, and a version 1 client is told plainly to
+update (docs/protocol.md, Versions)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from netkit import Recorder, body, join, lobby
+
+from spit_tui.net.protocol import VERSION, ProtocolError, check_client_message, hello
+from spit_tui.net.session import Session
+
+
+def v1_hello(code: str) -> dict[str, object]:
+    return {"type": "hello", "version": 1, "code": code, "seat": None, "token": None}
+
+
+def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
+    assert VERSION == 2
+    with pytest.raises(ProtocolError) as e:
+        check_client_message(body(v1_hello("k3f9q-2x7mz")))
+    assert str(e.value) == (
+        "this host speaks protocol version 2, your spit-tui speaks 1: "
+        "update your spit-tui (pip install -U spit-tui)"
+    )
+    lob = lobby()
+    room = lob.new_room()
+    conn = Recorder(lob)
+    s = Session(lob, conn, 0.0)
+    s.receive(body(v1_hello(room.code)), 0.0)
+    assert conn.closed is not None and "update your spit-tui" in conn.closed
+    assert all(seat.token is None for seat in room.seats.values())
+
+
+def test_a_newer_client_is_told_the_host_is_older() -> None:
+    with pytest.raises(ProtocolError, match="update this host"):
+        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 3}))
+
+
+def test_names_cross_the_wire_and_reach_both_views() -> None:
+    lob = lobby()
+    room = lob.new_room()
+    _, left = join(lob, room, name="ana")
+    _, right = join(lob, room, name="ben")
+    assert left.closed is None and right.closed is None
+    assert room.table.names == ("ana", "ben")
+    for conn in (left, right):
+        views = [m for m, _ in conn.sent if m["type"] == "view"]
+        assert views[-1]["names"] == ["ana", "ben"]
+
+
+def test_the_same_name_twice_is_told_apart() -> None:
+    lob = lobby()
+    room = lob.new_room()
+    join(lob, room, name="ana")
+    join(lob, room, name="ana")
+    assert room.table.names == ("ana", "ana 2")
+
+
+def test_no_name_leaves_the_seat_name() -> None:
+    lob = lobby()
+    room = lob.new_room()
+    join(lob, room, name="ana")
+    join(lob, room)
+    assert room.table.names == ("ana", "RIGHT")
+
+
+@pytest.mark.parametrize("name", ["", " ", 'a"b', "x" * 17, "é", " ana"])
+def test_a_bad_name_is_refused(name: str) -> None:
+    lob = lobby()
+    room = lob.new_room()
+    _, conn = join(lob, room, name=name)
+    assert conn.closed == "a hello message with a bad name"
+    assert room.table.names == ("LEFT", "RIGHT")
+
+
+def quick(lob: object, now: float = 0.0) -> tuple[Session, Recorder]:
+    conn = Recorder(lob)  # type: ignore[arg-type]
+    s = Session(lob, conn, now)  # type: ignore[arg-type]
+    s.receive(body({"type": "quick"}), now)
+    return s, conn
+
+
+def test_quick_pairs_the_next_two_and_the_third_waits_for_a_fourth() -> None:
+    lob = lobby()
+    codes = []
+    for i in range(3):
+        _, conn = quick(lob, float(i))
+        (msg,) = [m for m, _ in conn.sent]
+        assert msg["type"] == "room"
+        codes.append(msg["code"])
+        join(lob, lob.rooms[msg["code"]], name=f"p{i}")
+    assert codes[0] == codes[1] != codes[2]
+    assert lob.rooms[codes[0]].table.names == ("p0", "p1")
+
+
+def test_quick_never_pairs_with_someone_who_left() -> None:
+    lob = lobby()
+    _, conn = quick(lob)
+    first = conn.sent[0][0]["code"]
+    s, _ = join(lob, lob.rooms[first], name="ana")
+    s.ended()  # ana gave up waiting
+    _, conn = quick(lob, 1.0)
+    assert conn.sent[0][0]["code"] != first
+
+
+def test_one_quick_per_connection() -> None:
+    lob = lobby()
+    s, conn = quick(lob)
+    s.receive(body({"type": "quick"}), 0.1)
+    assert conn.closed == "one new room per connection"
+
+
+async def test_quick_and_names_over_real_sockets() -> None:
+    from spit_tui.net.client import Client
+    from spit_tui.net.host import Host
+
+    host = Host(port=0)
+    await host.start()
+    try:
+        codes = [await Client.new_room("127.0.0.1", host.port, kind="quick") for _ in range(2)]
+        assert codes[0] == codes[1]
+        ana = await Client.join("127.0.0.1", host.port, codes[0], name="ana")
+        ben = await Client.join("127.0.0.1", host.port, codes[1], name="ben")
+        assert host.lobby.rooms[codes[0]].table.names == ("ana", "ben")
+        await ana.close()
+        await ben.close()
+    finally:
+        await host.close()
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["127.0.0.1", "k3f9q-2x7mz", "--quick"], "--quick takes only HOST[:PORT]"),
+        (["127.0.0.1", "--quick", "--new-room"], "takes only HOST[:PORT]"),
+        (["127.0.0.1", "k3f9q-2x7mz", "--name", 'a"b'], "--name: a name has no quotes"),
+    ],
+)
+def test_join_quick_and_name_arguments(argv: list[str], says: str) -> None:
+    from spit_tui.command import UsageError
+    from spit_tui.net.joincmd import parse_args
+
+    with pytest.raises(UsageError, match=re.escape(says)):
+        parse_args(argv)
