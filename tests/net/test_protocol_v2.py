@@ -145,3 +145,53 @@ def test_join_quick_and_name_arguments(argv: list[str], says: str) -> None:
 
     with pytest.raises(UsageError, match=re.escape(says)):
         parse_args(argv)
+
+
+def played_out(seed: int = 4) -> tuple[object, object, list[Session], list[Recorder]]:
+    """A room whose game two expert bots have played to its end (virtual clock)."""
+    import random
+
+    from spit_tui.engine import Player
+    from spit_tui.players.bot import Bot
+
+    lob = lobby(seed)
+    room = lob.new_room()
+    seated = [join(lob, room, side, name=n) for side, n in (("left", "ana"), ("right", "ben"))]
+    table = room.table
+    for p in Player:
+        Bot(table, p, "expert", rng=random.Random(seed + p)).attach()
+    steps = 0
+    while not table.game.over and steps < 200_000:
+        assert table.clock.step()  # type: ignore[attr-defined]
+        steps += 1
+    assert table.game.over
+    return lob, room, [s for s, _ in seated], [c for _, c in seated]
+
+
+def test_both_asking_for_a_rematch_starts_a_new_game_in_the_room() -> None:
+    _, room, (ana, ben), (a, b) = played_out()
+    first = room.table.game  # type: ignore[attr-defined]
+    ana.receive(body({"type": "rematch"}), 1e6)
+    assert room.table.game is first  # type: ignore[attr-defined]
+    views = [m for m, _ in b.sent if m["type"] == "view"]
+    assert views[-1]["message"]["text"] == "ana wants a rematch: Enter"
+    views = [m for m, _ in a.sent if m["type"] == "view"]
+    assert views[-1]["message"]["text"] == "a rematch: waiting for ben"
+    ben.receive(body({"type": "rematch"}), 1e6)
+    game = room.table.game  # type: ignore[attr-defined]
+    assert game is not first and not game.over and room.games == 2  # type: ignore[attr-defined]
+    assert game.options == first.options
+    assert room.table.names == ("ana", "ben")  # type: ignore[attr-defined]
+    assert all(s.conn is not None for s in room.seats.values())  # type: ignore[attr-defined]
+    assert a.closed is None and b.closed is None
+    assert room.rematch == set()  # type: ignore[attr-defined]
+
+
+def test_a_rematch_before_game_over_does_nothing() -> None:
+    lob = lobby()
+    room = lob.new_room()
+    s, conn = join(lob, room, name="ana")
+    join(lob, room, name="ben")
+    game = room.table.game
+    s.receive(body({"type": "rematch"}), 0.0)
+    assert room.table.game is game and room.rematch == set() and conn.closed is None

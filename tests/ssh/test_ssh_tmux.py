@@ -8,7 +8,7 @@
 - A guest whose ssh is killed mid-game: the other is told, and its terminal
   too is restored when it leaves.
 - (slow) A whole game, each key chosen from the host's table and typed into
-  the terminal of its seat.
+  the terminal of its seat; then both press Enter: a rematch in the room.
 
 Set SPIT_SSH_TRANSCRIPT to a folder to keep the screens captured on the way.
 """
@@ -216,6 +216,15 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
     for name in names.values():
         guests.wait(name, f"GAME OVER · {who} wins")
     guests.shot("game over", "ana", "ben")
+    first = door.read(lambda: room.table.game)
+    guests.key("ana", "Enter")  # ana asks for a rematch; ben is told
+    guests.wait("ben", "ana wants a rematch: Enter")
+    guests.shot("ana asks for a rematch", "ana", "ben")
+    guests.key("ben", "Enter")
+    for name in names.values():  # a new game in the same room, the same names
+        guests.wait(name, "both press any key")
+    guests.shot("rematch", "ana", "ben")
+    assert door.read(lambda: room.table.game) is not first and room.games == 2
     for name in names.values():
         guests.quit(name)
         assert guests.restored(name)

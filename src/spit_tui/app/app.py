@@ -534,7 +534,8 @@ class SpitApp(App[None]):
 
     def action_new_game(self) -> None:
         if self._seat is not None:
-            return  # the host starts the games
+            self.mode.enter_after_game(self)  # the host starts the games: a seat asks
+            return
         t = self.table
         if self.screen is self.game_screen and t.play_on():
             return  # a resumed game: Enter plays on

@@ -21,6 +21,7 @@ from typing import Any
 from spit_tui.app import SpitApp
 from spit_tui.app.modes import Mode
 from spit_tui.app.screens import Playing
+from spit_tui.engine import Phase
 
 Start = Callable[[SpitApp], Coroutine[Any, Any, None]]
 
@@ -28,12 +29,21 @@ Start = Callable[[SpitApp], Coroutine[Any, Any, None]]
 class SeatMode(Mode):
     """One seat at a host's game."""
 
-    over_keys = "Ctrl+Q: quit  ·  the game is kept on the host"
+    over_keys = "Enter: a rematch (both press it)  ·  Ctrl+Q: quit"
     names_key = ""  # the names are the host's: no F4 on the banner
     new_games = False  # the host starts games; Enter does nothing here
 
-    def __init__(self, start: Start) -> None:
+    def __init__(self, start: Start, rematch: Callable[[], None] | None = None) -> None:
         self._start = start
+        self._rematch = rematch
+
+    def enter_after_game(self, app: SpitApp) -> bool:
+        """Enter after game over asks the host for a rematch; the host starts
+        it once both seats have asked (and says so beside the one who asked)."""
+        if self._rematch is None or app.board.scene().phase is not Phase.OVER:
+            return False
+        self._rematch()
+        return True
 
     def board_names(self, app: SpitApp) -> tuple[str, str]:
         return app.board.scene().names  # the host's
@@ -54,6 +64,7 @@ class SeatMode(Mode):
         return "The game is kept on the host: its history has it."
 
 
-def seat_app(seat: Playing, start: Start) -> SpitApp:
-    """The app as `seat` shows it (a RemoteSeat), with `start` its task."""
-    return SpitApp(seat=seat, mode=SeatMode(start))
+def seat_app(seat: Playing, start: Start, rematch: Callable[[], None] | None = None) -> SpitApp:
+    """The app as `seat` shows it (a RemoteSeat), with `start` its task and
+    `rematch` what asks the host for another game."""
+    return SpitApp(seat=seat, mode=SeatMode(start, rematch))

@@ -54,6 +54,11 @@ class Mode:
         """The app's first screen, if not the game's board (the replay's own)."""
         return None
 
+    def enter_after_game(self, app: SpitApp) -> bool:
+        """Enter after game over, for a mode whose games are not its own to
+        start (a seat asks the host for a rematch); True if it was taken."""
+        return False
+
     def board_names(self, app: SpitApp) -> tuple[str, str]:
         """The names the board, banner and feed show."""
         return seat_names(app.given_names)

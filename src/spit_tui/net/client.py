@@ -195,6 +195,10 @@ class Client:
         """A key of this seat's half."""
         self._send(intent(row.value, slot))
 
+    def rematch(self) -> None:
+        """Ask for another game in this room (after game over; both must ask)."""
+        self._send({"type": "rematch"})
+
     async def changed(self, timeout: float | None = None) -> bool:
         """Wait for a new view (or the end); False if `timeout` passed first."""
         try:

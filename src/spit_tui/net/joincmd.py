@@ -194,7 +194,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
 
-    app = seat_app(table, run)
+    app = seat_app(table, run, net.rematch)
     app.first_run = board.asks_keyboard()
     try:
         return await board.run(app)

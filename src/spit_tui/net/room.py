@@ -28,7 +28,7 @@ from functools import partial
 from typing import Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
-from spit_tui.engine import Player
+from spit_tui.engine import Game, Player
 from spit_tui.names import MAX_CELLS
 from spit_tui.players.keymap import Intent, Row
 from spit_tui.subscription import Subscription
@@ -112,6 +112,8 @@ class Room:
     on_seats: Callable[[], None] = lambda: None  # the host: a seat came or went
     owner: str | None = None  # the client address that asked for it (`new_room`)
     played_at: float = 0.0  # the host's time of the last card played (or of its making)
+    rematch: set[Player] = field(default_factory=set)  # seats that asked for another game
+    games: int = 1  # games played in this room, this one included
 
     def __post_init__(self) -> None:
         self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
@@ -162,6 +164,24 @@ class Room:
         p = free[0]
         self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
         return p, self.seats[p].token or ""
+
+    def want_rematch(self, p: Player) -> None:
+        """A seat asks for another game after game over: the other is told;
+        once both have asked, a new game starts in this room, with the same
+        options, seats and names (the last game was stored at its end)."""
+        table = self.table
+        if not table.game.over:
+            return
+        self.rematch.add(p)
+        if len(self.rematch) < len(self.seats):  # each seat sees its own message only
+            other = Player(1 - p)
+            table.say(p, f"a rematch: waiting for {table.names[other]}")
+            table.say(other, f"{table.names[p]} wants a rematch: Enter")
+            return
+        self.rematch.clear()
+        self.games += 1
+        table.new_game(Game(options=table.game.options, seed=secrets.randbits(63)))
+        self.poke()
 
     def name_seat(self, p: Player, name: str) -> None:
         """The name the seat's player gave (protocol 2): on both boards and in

@@ -128,6 +128,9 @@ class NetSeat:
     def press(self, row: Row, slot: int) -> None:
         self.client.press(row, slot)
 
+    def rematch(self) -> None:
+        self.client.rematch()
+
     async def run(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Feed `table` until the end; then `finish(line)` says why (never raises)."""
         shown = None
@@ -189,6 +192,10 @@ class LocalSeat:
     def press(self, row: Row, slot: int) -> None:
         if not self.closed:
             self.room.submit(self.seat, row, slot)
+
+    def rematch(self) -> None:
+        if not self.closed:
+            self.room.want_rematch(self.seat)
 
     def attach(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Take the seat and start showing the room on `table`."""

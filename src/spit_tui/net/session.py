@@ -70,6 +70,8 @@ class Session:
             self.close("say hello first")
         elif kind == "pong":
             self.room.pong(self.seat, msg["id"], now)
+        elif kind == "rematch":
+            self.room.want_rematch(self.seat)
         else:
             self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
 
