@@ -52,7 +52,9 @@ class SeatMode(Mode):
         """The names are the host's: nothing to tell the table."""
 
     def mounted(self, app: SpitApp) -> None:
-        app.run_worker(self._start(app), name="seat", exit_on_error=False)
+        # an error in the seat's own task ends the app as any error does: one line
+        # and a crash report, exit 1 (never a frozen board)
+        app.run_worker(self._start(app), name="seat")
 
     def names_refused(self) -> str:
         return "the names are the host's to set"

@@ -1,23 +1,25 @@
 """A headless seat at a remote table: connect, say hello, press keys, read views.
 
-`Client.join` does the handshake (JoinRefused carries the host's one line);
-then a reader task checks every frame from the host (protocol, then
-seatview.scene_from_wire) and keeps the latest `Scene`, and a pinger measures
-the round trip (the base for latency equalisation, issue 14 item 4). Anything
-wrong from the host ends the client with a reason in `ended`, never an
-exception in the reader. `play_as_bot` drives a client with the computer's
-policy, deciding from the public view alone, as a person at that seat would.
+`Client` is the TCP shell over `seatproto.SeatProtocol`, which judges
+everything the host sends: `Client.join` does the handshake (JoinRefused
+carries one printable line), then a reader task feeds the protocol the
+host's bytes and keeps the latest `Scene`, and a watch task gives it the time
+(a silent host, a dripped frame). Anything wrong from the host ends the
+client with a reason in `ended` and its kind in `end_kind`, never an
+exception in the reader; the host's pings are answered, and the seat sends
+none of its own (the host measures the round trip both ways need).
+`play_as_bot` drives a client with the computer's policy, deciding from the
+public view alone, as a person at that seat would.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections import deque
 from dataclasses import replace
 from typing import Any
 
-from spit_tui.engine import Action, Fill, Flip, Phase, Play, Player, Ready, Slap
+from spit_tui.engine import Action, Fill, Flip, Phase, Play, Ready, Slap
 from spit_tui.players.bot import make_policy
 from spit_tui.players.keymap import Row
 from spit_tui.players.level import Level
@@ -25,24 +27,22 @@ from spit_tui.players.policy import Policy
 from spit_tui.players.view import must_say_spit, play_actions
 from spit_tui.scene import Scene
 
-from .protocol import (
-    Message,
-    ProtocolError,
-    check_host_message,
-    encode,
-    hello,
-    intent,
-    read_frame,
-)
-from .seatview import SEAT_NAMES, scene_from_wire
+from .protocol import ProtocolError, check_host_message, encode, read_frame
+from .seatproto import Ended, Event, SeatProtocol, Shown, Welcomed
 
 JOIN_S = 5.0  # the host must answer a hello this soon
-PING_S = 2.0  # a ping this often keeps the seat alive and measures the round trip
+READ_SIZE = 64 * 1024
+WATCH_S = 0.1  # how often the seat looks at the time (a dripped frame, a silent host)
 RETRY_S = 0.1  # a bot whose press changed nothing it can see decides again after this
 
 
 class JoinRefused(Exception):
-    """The host would not seat us; the text is its reason (one line)."""
+    """The host would not seat us, or broke the protocol doing so; the text is
+    one printable line (a refusal's reason passed the message check)."""
+
+    def __init__(self, line: str, kind: str = "refused") -> None:
+        super().__init__(line)
+        self.kind = kind  # "refused" (the host's reason) or an Ended kind (seatproto)
 
 
 def key_for_action(action: Action) -> tuple[Row, int]:
@@ -60,26 +60,36 @@ def key_for_action(action: Action) -> tuple[Row, int]:
 
 
 class Client:
-    """One seat's connection to a host."""
+    """One seat's connection to a host: a TCP shell over `SeatProtocol`."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Message
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        proto: SeatProtocol,
+        welcome: Welcomed,
+        early: list[Event],
     ) -> None:
         self.reader = reader
         self.writer = writer
-        self.seat = Player(SEAT_NAMES.index(welcome["seat"]))
-        self.token: str = welcome["token"]
-        self.room: str = welcome["room"]
-        self.stale_s: float = welcome["stale_s"]
+        self.proto = proto
+        self.seat = welcome.seat
+        self.token = welcome.token
+        self.room = welcome.room
+        self.stale_s = welcome.stale_s
         self.latest: Scene | None = None
         self.heard = 0  # this connection's keys the table has decided, as of the latest view
         self.views = 0  # views received
         self.ended: str | None = None  # why the connection ended
-        self.ended_by_host = False  # the host said why (rather than the line going dead)
-        self.rtts: deque[float] = deque(maxlen=64)
+        self.end_kind: str | None = None  # seatproto.Ended.kind
         self._changed = asyncio.Event()
-        self._pings: dict[int, float] = {}
-        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._ping())]
+        self._apply(early)
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._watch())]
+
+    @property
+    def ended_by_host(self) -> bool:
+        """The host said why (rather than the line going dead)."""
+        return self.end_kind == "host"
 
     @classmethod
     async def join(
@@ -98,23 +108,28 @@ class Client:
         `local_addr` fixes our end's address and port (the fairness benchmark
         tells seats apart by port to delay them with tc netem)."""
         reader, writer = await asyncio.open_connection(host, port, local_addr=local_addr)
+        loop = asyncio.get_running_loop()
+        proto = SeatProtocol(loop.time())
+        proto.hello(code, seat, token, name)
+        writer.write(proto.data_to_send())
+        events: list[Event] = []
         try:
-            writer.write(encode(hello(code, seat, token, name)))
             async with asyncio.timeout(timeout):
-                body = await read_frame(reader)
-            if body is None:
-                raise JoinRefused("the host closed the connection")
-            msg = check_host_message(body)
+                while not any(isinstance(e, Welcomed | Ended) for e in events):
+                    data = await reader.read(READ_SIZE)
+                    now = loop.time()
+                    events += proto.receive_data(data, now) if data else proto.receive_eof()
         except TimeoutError:
-            writer.close()
-            raise JoinRefused("the host did not answer") from None
-        except (ProtocolError, JoinRefused) as e:
-            writer.close()
-            raise JoinRefused(str(e)) from None
-        if msg["type"] != "welcome":
-            writer.close()
-            raise JoinRefused(str(msg.get("reason", "the host did not seat us")))
-        return cls(reader, writer, msg)
+            writer.transport.abort()
+            raise JoinRefused("the host did not answer", "silent") from None
+        except BaseException:
+            writer.transport.abort()
+            raise
+        first = next(e for e in events if isinstance(e, Welcomed | Ended))
+        if isinstance(first, Ended):
+            writer.transport.abort()
+            raise JoinRefused(first.reason, first.kind)
+        return cls(reader, writer, proto, first, events[events.index(first) + 1 :])
 
     @staticmethod
     async def new_room(
@@ -130,70 +145,67 @@ class Client:
             if body is None:
                 raise JoinRefused("the host closed the connection")
             msg = check_host_message(body)
+            if msg["type"] == "refused":  # its reason passed the check: one printable line
+                raise JoinRefused(msg["reason"])
             if msg["type"] != "room":
-                raise JoinRefused(str(msg.get("reason", "the host made no room")))
+                raise JoinRefused(f"the host sent a {msg['type']} message, not a room", "broke")
             writer.write(encode({"type": "bye"}))
             return str(msg["code"])
         except TimeoutError:
-            raise JoinRefused("the host did not answer") from None
+            raise JoinRefused("the host did not answer", "silent") from None
         except ProtocolError as e:
-            raise JoinRefused(str(e)) from None
+            raise JoinRefused(f"the host sent {e}", "broke") from None
         finally:
             writer.close()
 
     async def _read(self) -> None:
+        loop = asyncio.get_running_loop()
+        proto = self.proto
         try:
-            while True:
-                body = await read_frame(self.reader)
-                if body is None:
-                    self.ended = self.ended or "the host closed the connection"
-                    break
-                self._take(check_host_message(body))
-        except ProtocolError as e:
-            self.ended = f"the host sent {e}"
+            while proto.ended is None:
+                data = await self.reader.read(READ_SIZE)
+                self._apply(proto.receive_data(data, loop.time()) if data else proto.receive_eof())
+                self._flush()
         except (ConnectionError, OSError):
-            self.ended = "the connection to the host was lost"
+            self._apply(proto.connection_lost())
         finally:
             self._tasks[1].cancel()
-            self.writer.close()
+            self.writer.transport.abort()
             self._changed.set()
 
-    def _take(self, msg: Message) -> None:
-        kind = msg["type"]
-        if kind == "view":
-            self.latest = scene_from_wire(msg, self.seat, asyncio.get_running_loop().time())
-            self.heard = msg["heard"]
-            self.views += 1
-            self._changed.set()
-        elif kind == "pong":
-            sent = self._pings.pop(msg["id"], None)
-            if sent is not None:
-                self.rtts.append(asyncio.get_running_loop().time() - sent)
-        elif kind == "ping":  # the host measures our distance (latency equalisation)
-            self._send({"type": "pong", "id": msg["id"]})
-        elif kind in ("refused", "bye"):
-            self.ended = str(msg["reason"])
-            self.ended_by_host = True
-        else:
-            raise ProtocolError(f"a {kind} message after the welcome")
-
-    async def _ping(self) -> None:
+    async def _watch(self) -> None:
+        """Time for the protocol: a dripped frame, a silent host."""
         loop = asyncio.get_running_loop()
-        n = 0
-        while True:
-            await asyncio.sleep(PING_S)
-            n += 1
-            self._pings = {k: v for k, v in self._pings.items() if k > n - 8}
-            self._pings[n] = loop.time()
-            self._send({"type": "ping", "id": n})
+        proto = self.proto
+        while proto.ended is None:
+            await asyncio.sleep(WATCH_S)
+            if loop.time() - proto.heard_at > proto.idle_s:
+                # after a stop of our own, let the reader take what came first
+                for _ in range(3):
+                    await asyncio.sleep(0)
+            self._apply(proto.tick(loop.time()))
 
-    def _send(self, msg: Message) -> None:
-        if self.ended is None and not self.writer.is_closing():
-            self.writer.write(encode(msg))
+    def _apply(self, events: list[Event]) -> None:
+        for ev in events:
+            if isinstance(ev, Shown):
+                self.latest = ev.scene
+                self.heard = ev.heard
+                self.views += 1
+            elif isinstance(ev, Ended):
+                self.ended, self.end_kind = ev.reason, ev.kind
+                self.writer.transport.abort()  # nothing more to say to this host
+            self._changed.set()
+
+    def _flush(self) -> None:
+        data = self.proto.data_to_send()
+        if data and not self.writer.is_closing():
+            self.writer.write(data)
+            self._apply(self.proto.unsent(self.writer.transport.get_write_buffer_size()))
 
     def press(self, row: Row, slot: int) -> None:
         """A key of this seat's half."""
-        self._send(intent(row.value, slot))
+        self.proto.press(row, slot)
+        self._flush()
 
     def rematch(self) -> None:
         """Ask for another game in this room (after game over; both must ask)."""
@@ -210,7 +222,8 @@ class Client:
         return True
 
     async def close(self) -> None:
-        self._send({"type": "bye"})
+        self.proto.bye()
+        self._flush()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

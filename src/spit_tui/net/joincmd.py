@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import os
+import socket
 import sys
 
 from spit_tui.command import PROG, Parser, UsageError, command, shown
@@ -116,9 +118,28 @@ def invite_line() -> str | None:
     return line if 0 < len(line) <= 200 and line.isascii() and line.isprintable() else None
 
 
-def _unreachable(host: str, port: int, e: BaseException) -> str:
+def unreachable(host: str, port: int, e: BaseException) -> str:
+    """Why no host answered at HOST:PORT, in words a player can act on (one line)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if isinstance(e, socket.gaierror):
+        return f"{NAME}: no machine called {shown(host)} was found: is the name right?"
+    if isinstance(e, ConnectionRefusedError):
+        return f"{NAME}: nothing is listening at {where}: is the host running?"
+    if isinstance(e, TimeoutError) or (isinstance(e, OSError) and e.errno == errno.ETIMEDOUT):
+        return (
+            f"{NAME}: {where} did not answer in time: is the host running, "
+            "and is nothing (a firewall) in the way?"
+        )
+    if isinstance(e, OSError) and e.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return f"{NAME}: {where} cannot be reached from this machine: is the address right?"
     why = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or "no answer"
-    return f"{NAME}: cannot reach {host}:{port}: {why}"
+    return f"{NAME}: cannot reach {where}: {shown(why)}"
+
+
+def _refused(e: JoinRefused) -> str:
+    """A host that said no (its checked reason), or broke the protocol saying it."""
+    line = shown(str(e))
+    return f"{NAME}: the host refused: {line}" if e.kind == "refused" else f"{NAME}: {line}"
 
 
 async def ask_room(host: str, port: int, kind: str = "new_room") -> str | None:
@@ -127,9 +148,9 @@ async def ask_room(host: str, port: int, kind: str = "new_room") -> str | None:
         async with asyncio.timeout(JOIN_S):
             return await Client.new_room(host, port, kind=kind)
     except JoinRefused as e:
-        print(f"{NAME}: the host refused: {e}", file=sys.stderr)
+        print(_refused(e), file=sys.stderr)
     except (OSError, TimeoutError) as e:
-        print(_unreachable(host, port, e), file=sys.stderr)
+        print(unreachable(host, port, e), file=sys.stderr)
     return None
 
 
@@ -162,9 +183,9 @@ async def connect(
                         raise
             return await Client.join(host, port, code, seat, name=name)
     except JoinRefused as e:
-        return f"{NAME}: the host refused: {e}"
+        return _refused(e)
     except (OSError, TimeoutError) as e:
-        return _unreachable(host, port, e)
+        return unreachable(host, port, e)
 
 
 async def _join(args: argparse.Namespace, board: Board) -> int:

@@ -184,7 +184,10 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
 }
 
 
-def _check(msg: Message, shapes: dict[str, dict[str, Check]]) -> Message:
+def check_message(msg: Message, shapes: dict[str, dict[str, Check]]) -> Message:
+    """`msg` if its type is one of `shapes` and its fields are exactly that
+    type's, each passing its check; else ProtocolError (a view's body is
+    left to seatview.scene_from_wire)."""
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in shapes:
         raise ProtocolError("a message of no known type")
@@ -211,7 +214,7 @@ def check_client_message(body: bytes) -> Message:
     version = msg.get("version")
     if msg.get("type") == "hello" and type(version) is int and version != VERSION:
         raise ProtocolError(version_refusal(version))
-    return _check(msg, CLIENT_MESSAGES)
+    return check_message(msg, CLIENT_MESSAGES)
 
 
 def version_refusal(version: int) -> str:
@@ -226,7 +229,7 @@ def version_refusal(version: int) -> str:
 
 def check_host_message(body: bytes) -> Message:
     """A frame from the host, decoded and checked (a view's body: seatview), or ProtocolError."""
-    return _check(decode_body(body), HOST_MESSAGES)
+    return check_message(decode_body(body), HOST_MESSAGES)
 
 
 def hello(

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import fcntl
 import json
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -29,8 +30,10 @@ from .client import Client, JoinRefused
 from .protocol import Message
 from .remote import RemoteSeat
 from .room import Room, normal_code
-from .seatview import SEAT_NAMES, scene_from_wire
+from .seatproto import Ended, SeatProtocol, Shown
+from .seatview import SEAT_NAMES
 
+CONNECTED_ALREADY = "connected already"  # the host still holds this seat's old line
 RETRIES = 5  # tries to reconnect after the line went dead
 RETRY_S = 1.0
 TOKENS_FILE = "seats.json"
@@ -144,11 +147,12 @@ class NetSeat:
                     if rv.phase is Phase.OVER:
                         # nothing left to come back to
                         self.tokens.put(self.key, SEAT_NAMES[client.seat], None)
-                if client.rtts:
-                    table.own_rtt_ms = round(1000 * sorted(client.rtts)[len(client.rtts) // 2])
                 await client.changed()
             if client.ended_by_host:
                 finish(f"the host: {client.ended}")
+                return
+            if client.end_kind != "lost":  # silent, broken or not reading: not worth a retry
+                finish(self._gave_up(client))
                 return
             table.connection_lost("Connection to the host lost: trying again…")
             why = await self._reconnect()
@@ -156,8 +160,18 @@ class NetSeat:
                 finish(why)
                 return
 
+    def _gave_up(self, client: Client) -> str:
+        """The one line for a host this seat gives up on."""
+        if client.end_kind == "silent":
+            where = f"{self.host}:{self.port}"
+            idle = client.proto.idle_s
+            return f"the host at {where} has sent nothing for {idle:g} s: is it still running?"
+        return client.ended or "the host stopped"
+
     async def _reconnect(self) -> str | None:
-        """Take the seat back with its token; None when back, else the line to end with."""
+        """Take the seat back with its token; None when back, else the line to end with.
+        "Connected already" is tried again: the host has not yet seen that our
+        old line is dead (it gives the seat to the newer line, or times it out)."""
         last = "no answer"
         for _ in range(self.retries):
             await asyncio.sleep(self.retry_s)
@@ -167,7 +181,12 @@ class NetSeat:
                 )
                 return None
             except JoinRefused as e:
-                return f"the host would not take the seat back: {e}"
+                if e.kind == "refused" and CONNECTED_ALREADY in str(e):
+                    last = str(e)
+                    continue
+                if e.kind == "refused":
+                    return f"the host would not take the seat back: {e}"
+                return str(e)
             except OSError as e:
                 last = e.strerror or str(e) or type(e).__name__
         return f"lost the host at {self.host}:{self.port}: {last}"
@@ -178,9 +197,10 @@ class NetSeat:
 
 
 class LocalSeat:
-    """The host's own seat, in its own process: no socket, but the same public
-    view a remote seat gets (built, then read back strictly), and keys into the
-    room exactly as a remote seat's intents go."""
+    """The host's own seat, in its own process: a shell over the same
+    `SeatProtocol` a remote seat's socket feeds, with the room's messages for
+    bytes: the same public view (built, then read back strictly), and keys
+    into the room exactly as a remote seat's intents go."""
 
     def __init__(self, room: Room, seat: Player) -> None:
         self.room = room
@@ -188,10 +208,24 @@ class LocalSeat:
         self.table: RemoteSeat | None = None
         self.finish: Callable[[str], None] = lambda line: None
         self.closed = False
+        self.proto = SeatProtocol(room.table.clock.now(), idle_s=math.inf)
+        self.proto.seated(seat)
 
     def press(self, row: Row, slot: int) -> None:
         if not self.closed:
-            self.room.submit(self.seat, row, slot)
+            self.proto.press(row, slot)
+            self._deliver()
+
+    def _deliver(self) -> None:
+        """What the seat has to say, straight into the room: no wire."""
+        for msg in self.proto.messages_to_send():
+            if msg["type"] == "intent":
+                self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
+            elif msg["type"] == "pong":
+                # No wire: answered at once, so the host measures this seat as 0 ms
+                # away and holds it for the remote seat's distance (net.latency).
+                # Unanswered, neither seat would ever be held.
+                self.room.pong(self.seat, msg["id"], asyncio.get_running_loop().time())
 
     def rematch(self) -> None:
         if not self.closed:
@@ -209,13 +243,13 @@ class LocalSeat:
         self.room.attach(self.seat, self)
 
     def send(self, msg: Message) -> None:
-        if self.table is not None and msg["type"] == "view":
-            self.table.show(scene_from_wire(msg, self.seat))
-        elif msg["type"] == "ping":
-            # No wire: answered at once, so the host measures this seat as 0 ms
-            # away and holds it for the remote seat's distance (net.latency).
-            # Unanswered, neither seat would ever be held.
-            self.room.pong(self.seat, msg["id"], asyncio.get_running_loop().time())
+        now = self.room.table.clock.now()
+        for event in self.proto.receive_message(msg, now):
+            if isinstance(event, Shown) and self.table is not None:
+                self.table.show(event.scene)
+            elif isinstance(event, Ended):
+                self.close(event.reason)
+        self._deliver()
 
     def proven_rtt(self) -> float:
         """No wire between this seat and the host: it is 0 s away, proven."""

@@ -1,0 +1,223 @@
+"""The seat's side of the wire, with no socket in it (websockets' sans-I/O idea).
+
+`SeatProtocol` turns what the host sends (bytes, or messages for the host's
+own in-process seat) into seat events, and the seat's key presses into
+messages, and keeps every judgement about the host in one place: the
+handshake (only a checked `welcome` seats us; only a checked `refused` gives
+a reason, and that reason is printable text by its check), every frame and
+message checked (protocol.py, seatview.py), a frame that drips, a host that
+goes silent (`IDLE_PINGS` of the host's ping intervals: the host pings every
+seat all the time, so silence means a stopped or stalled host), and a host
+that never reads what we send (`MAX_OUT` bytes left unsent). Each of these
+ends the seat with one `Ended`, whose `kind` says what to do: "host" (the
+host said why), "refused", "lost" (the line went down: try again), "silent",
+"broke" (the host broke the protocol) or "stuck" (the host does not read).
+
+The shells are thin: `net.client.Client` feeds it a TCP stream and writes what
+it has to send; `net.seat.LocalSeat` feeds it the host's messages in process.
+There is one ping loop, the host's: a seat only answers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from spit_tui.engine import Player
+from spit_tui.players.keymap import Row
+from spit_tui.scene import Scene
+
+from .latency import PING_S
+from .protocol import (
+    FRAME_S,
+    HEADER,
+    HOST_MESSAGES,
+    Message,
+    ProtocolError,
+    check_message,
+    decode_body,
+    encode,
+    frame_length,
+    hello,
+    intent,
+)
+from .seatview import SEAT_NAMES, scene_from_wire
+
+IDLE_PINGS = 3  # a host that sends nothing for this many of its ping intervals is gone
+IDLE_S = IDLE_PINGS * PING_S
+MAX_OUT = 64 * 1024  # bytes the host may leave unread before the seat gives up on it
+
+
+class Welcomed(NamedTuple):
+    """The host seated us."""
+
+    seat: Player
+    token: str
+    room: str
+    stale_s: float
+
+
+class Shown(NamedTuple):
+    """A new scene from the host, and how many of our keys it has decided."""
+
+    scene: Scene
+    heard: int
+
+
+class Ended(NamedTuple):
+    """The seat is over: `reason` is one printable line; `kind` says why (module doc)."""
+
+    reason: str
+    kind: str
+
+
+Event = Welcomed | Shown | Ended
+
+
+class SeatProtocol:
+    """One seat's protocol state: bytes or messages in, events out; presses in, bytes out."""
+
+    def __init__(
+        self, now: float, *, idle_s: float = IDLE_S, frame_s: float = FRAME_S,
+        max_out: int = MAX_OUT,
+    ) -> None:
+        self.idle_s = idle_s
+        self.frame_s = frame_s
+        self.max_out = max_out
+        self.seat: Player | None = None  # once welcomed
+        self.ended: Ended | None = None
+        self.heard_at = now  # when the host last sent anything
+        self._in = bytearray()
+        self._frame_since: float | None = None  # a frame has begun and is not complete
+        self._out: list[Message] = []
+        self.most_unsent = 0  # the most bytes the shell has reported unsent (a figure)
+
+    def seated(self, seat: Player) -> None:
+        """Seated without a handshake: the host's own seat, in its process."""
+        self.seat = seat
+
+    # -- what the seat sends ----------------------------------------------------------
+
+    def hello(
+        self, code: str, seat: str | None = None, token: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        self._send(hello(code, seat, token, name))
+
+    def press(self, row: Row, slot: int) -> None:
+        """A key of this seat's half."""
+        self._send(intent(row.value, slot))
+
+    def bye(self) -> None:
+        self._send({"type": "bye"})
+
+    def _send(self, msg: Message) -> None:
+        if self.ended is None:
+            self._out.append(msg)
+
+    def messages_to_send(self) -> list[Message]:
+        """What the seat has to send, as messages (an in-process seat), emptied."""
+        out, self._out = self._out, []
+        return out
+
+    def data_to_send(self) -> bytes:
+        """What the seat has to send, as frames (a socket), emptied."""
+        return b"".join(encode(m) for m in self.messages_to_send())
+
+    def unsent(self, n: int) -> list[Event]:
+        """The shell's transport still holds `n` bytes we wrote: past MAX_OUT,
+        the host is not reading (while it may well keep writing)."""
+        self.most_unsent = max(self.most_unsent, n)
+        if n > self.max_out and self.ended is None:
+            return self._end("the host stopped reading what this seat sends", "stuck")
+        return []
+
+    # -- what the host sends ----------------------------------------------------------
+
+    def receive_data(self, data: bytes, now: float) -> list[Event]:
+        """Bytes from the host's stream: every complete frame, checked, as events."""
+        if self.ended is not None or not data:
+            return []
+        self.heard_at = now
+        self._in += data
+        events: list[Event] = []
+        while self.ended is None and self._in:
+            if self._frame_since is None:
+                self._frame_since = now
+            if len(self._in) < HEADER.size:
+                break
+            try:
+                n = frame_length(bytes(self._in[: HEADER.size]))
+            except ProtocolError as e:
+                return events + self._broke(e)
+            if len(self._in) < HEADER.size + n:
+                break
+            body = bytes(self._in[HEADER.size : HEADER.size + n])
+            del self._in[: HEADER.size + n]
+            self._frame_since = None
+            try:
+                msg = decode_body(body)
+            except ProtocolError as e:
+                return events + self._broke(e)
+            events += self.receive_message(msg, now)
+        return events
+
+    def receive_eof(self) -> list[Event]:
+        """The host's stream ended."""
+        if self.ended is not None:
+            return []
+        if self._in:
+            return self._broke(ProtocolError("a message cut short"))
+        if self.seat is None:
+            return self._end("the host closed the connection", "refused")
+        return self._end("the host closed the connection", "lost")
+
+    def connection_lost(self, why: str = "the connection to the host was lost") -> list[Event]:
+        return [] if self.ended is not None else self._end(why, "lost")
+
+    def receive_message(self, msg: Message, now: float) -> list[Event]:
+        """One message from the host (a socket's frame, or the in-process host's)."""
+        if self.ended is not None:
+            return []
+        self.heard_at = now
+        try:
+            return self._take(check_message(msg, HOST_MESSAGES), now)
+        except ProtocolError as e:
+            return self._broke(e)
+
+    def _take(self, msg: Message, now: float) -> list[Event]:
+        kind = msg["type"]
+        if kind == "refused":
+            return self._end(msg["reason"], "refused" if self.seat is None else "host")
+        if kind == "bye":
+            return self._end(msg["reason"], "host")
+        if kind == "ping":  # the host measures our distance (latency equalisation)
+            self._send({"type": "pong", "id": msg["id"]})
+            return []
+        if kind == "pong":
+            return []  # a seat sends no pings: nothing to match
+        if self.seat is None:
+            if kind != "welcome":
+                raise ProtocolError(f"a {kind} message before the welcome")
+            self.seat = seat = Player(SEAT_NAMES.index(msg["seat"]))
+            return [Welcomed(seat, msg["token"], msg["room"], float(msg["stale_s"]))]
+        if kind == "view":
+            return [Shown(scene_from_wire(msg, self.seat, now), msg["heard"])]
+        raise ProtocolError(f"a {kind} message after the welcome")
+
+    def tick(self, now: float) -> list[Event]:
+        """Time passed: a frame that drips, or a host silent too long, ends the seat."""
+        if self.ended is not None:
+            return []
+        if self._frame_since is not None and now - self._frame_since > self.frame_s:
+            return self._broke(ProtocolError(f"a message not complete within {self.frame_s:g} s"))
+        if now - self.heard_at > self.idle_s:
+            return self._end(f"the host has sent nothing for {self.idle_s:g} s", "silent")
+        return []
+
+    def _broke(self, e: ProtocolError) -> list[Event]:
+        return self._end(f"the host sent {e}", "broke")
+
+    def _end(self, reason: str, kind: str) -> list[Event]:
+        self.ended = Ended(reason, kind)
+        self._out = []
+        return [self.ended]

@@ -1,0 +1,82 @@
+"""The seat's protocol without a socket: whatever bytes a host sends, in
+whatever pieces, the seat gets events and never an exception, and a stream
+cut anywhere reads as the same stream."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from netkit import lobby
+
+from spit_tui.engine import Player
+from spit_tui.net.protocol import encode
+from spit_tui.net.seatproto import IDLE_S, Ended, SeatProtocol, Shown, Welcomed
+from spit_tui.net.seatview import seat_view
+from spit_tui.players.keymap import Row
+
+WELCOME = encode({"type": "welcome", "version": 2, "room": "k3f9q-2x7mz", "seat": "left",
+                  "token": "t", "stale_s": 0.2})
+
+
+def _view() -> bytes:
+    return encode(json.loads(json.dumps(seat_view(lobby(2).new_room().table, Player.LEFT))))
+
+
+STREAM = WELCOME + encode({"type": "ping", "id": 7}) + _view() + _view()
+
+
+def feed(pieces: list[bytes]) -> tuple[list[object], SeatProtocol]:
+    proto = SeatProtocol(0.0)
+    proto.hello("k3f9q-2x7mz")
+    proto.data_to_send()
+    events: list[object] = []
+    for piece in pieces:
+        events += proto.receive_data(piece, 0.1)
+    return events, proto
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, len(STREAM)), max_size=12))
+def test_a_stream_cut_anywhere_reads_the_same(cuts: list[int]) -> None:
+    points = sorted(set(cuts))
+    pieces = [STREAM[a:b] for a, b in zip([0, *points], [*points, len(STREAM)], strict=True)]
+    events, proto = feed(pieces)
+    whole, _ = feed([STREAM])
+    assert events == whole
+    assert [type(e) for e in events] == [Welcomed, Shown, Shown]
+    assert proto.messages_to_send() == [{"type": "pong", "id": 7}]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.booleans())
+def test_any_bytes_end_in_events_never_an_exception(junk: bytes, welcomed: bool) -> None:
+    events, proto = feed([WELCOME if welcomed else b"", junk])
+    events += proto.receive_eof()
+    assert all(isinstance(e, Welcomed | Shown | Ended) for e in events)
+    ended = [e for e in events if isinstance(e, Ended)]
+    assert len(ended) <= 1
+    for e in ended:
+        assert e.reason.isprintable() and "\n" not in e.reason
+        assert e.kind in ("refused", "lost", "broke", "host")
+
+
+def test_silence_and_a_dripped_frame_end_the_seat_on_time() -> None:
+    _, proto = feed([WELCOME])
+    assert proto.tick(0.1 + IDLE_S - 0.01) == []
+    assert proto.tick(0.1 + IDLE_S + 0.01) == [Ended(
+        f"the host has sent nothing for {IDLE_S:g} s", "silent")]
+    _, proto = feed([WELCOME, _view()[:7]])
+    proto.idle_s = 60.0
+    assert proto.tick(5.0) == []
+    assert proto.tick(5.2)[0].kind == "broke"
+
+
+def test_a_seat_sends_keys_and_nothing_once_ended() -> None:
+    _, proto = feed([WELCOME])
+    proto.press(Row.PILE_B, 3)
+    assert proto.messages_to_send() == [{"type": "intent", "row": "b", "slot": 3}]
+    assert proto.unsent(proto.max_out + 1)[0].kind == "stuck"
+    proto.press(Row.PILE_A, 0)
+    assert proto.data_to_send() == b""
