@@ -48,7 +48,9 @@ sys.path.insert(0, str(HERE))
 
 from latency import Tmux, bench_position  # noqa: E402
 
-from spit_tui.players.keymap import KEY_ROWS  # noqa: E402
+from spit_tui.engine import PLAYERS  # noqa: E402
+from spit_tui.keys.intent import Row  # noqa: E402
+from spit_tui.keys.keymap import US  # noqa: E402
 from spit_tui.table import REPEAT_S  # noqa: E402
 
 N_KEYS = 200
@@ -62,7 +64,7 @@ def burst_keys(n: int, seed: int) -> list[str]:
     halves mixed at random; each burst draws from the keys the one before did
     not use, so no key is in two bursts in a row."""
     rng = random.Random(seed)
-    every = [k for rows in KEY_ROWS.values() for k in "".join(rows.values())]
+    every = [k for p in PLAYERS for row in Row for k in US.row_keys(p, row)]
     bursts: list[str] = []
     rest = list(every)
     while sum(map(len, bursts)) < n:

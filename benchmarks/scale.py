@@ -32,8 +32,8 @@ import time
 from collections import deque
 from typing import Any
 
+from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, play_as_bot
-from spit_tui.players.keymap import Row
 from spit_tui.players.ladder import LEVELS
 
 TARGET_P95_MS = 20.0

@@ -8,7 +8,6 @@ test folder."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,15 +44,3 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     # (tests of that check take the variable away).
     monkeypatch.setenv("SPIT_LAYOUT", "us")
     return root
-
-
-@pytest.fixture(autouse=True)
-def us_keys() -> Iterator[None]:
-    """Every test starts and ends with the default key table (US QWERTY)."""
-    from spit_tui.players import keymap
-
-    yield
-    if keymap.ACTIVE.name != "us" or not keymap.ACTIVE.physical:
-        from spit_tui.keys.layout import preset
-
-        keymap.activate(preset("us"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Phase, Player, Slap, complete_position, parse_position
-from spit_tui.players.keymap import Intent, Row
+from spit_tui.keys.intent import Intent, Row
 from spit_tui.table import REPEAT_S, STALE_S, Outcome, Table
 
 STUCK = "spit 1 two - :Ks/-/-/-/:Kh 5hQh 9s/9d :Kc/-/-/-/:Kd 3cAs 0,0"

@@ -10,7 +10,7 @@ from spit_tui.cli import build_parser
 from spit_tui.clock import VirtualClock
 from spit_tui.decision_log import DecisionLog
 from spit_tui.engine import Game, Player, Ready
-from spit_tui.players.keymap import KEYS
+from spit_tui.keys.keymap import US
 from spit_tui.table import Outcome, Table
 
 
@@ -21,7 +21,7 @@ def test_each_key_gets_one_line_in_order_with_its_key(tmp_path: Path) -> None:
     with DecisionLog(str(path)) as log:
         log.attach(table)
         for k in keys:
-            table.submit_intent(KEYS[k])
+            table.submit_intent(US.keys[k])
         table.submit(Ready(Player.LEFT), "bot")
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [r["key"] for r in lines] == [*keys, ""]

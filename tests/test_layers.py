@@ -96,3 +96,76 @@ def test_no_class_but_the_table_is_a_table_and_the_app_knows_no_network() -> Non
     assert reaching == []
     stand_in = [p for p in SRC.rglob("*.py") if re.search(r"\bHIDDEN\b", p.read_text("utf-8"))]
     assert stand_in == []
+
+
+# The layers, bottom up: a module imports only from its own layer and the ones
+# below. keys/ and players/ share a layer but neither imports the other.
+# Modules not named here are at the top (store, app, net, web, the commands).
+LAYERS: dict[str, int] = {
+    "engine": 0,
+    "paths": 0,  # where the user's files live: no game code at all
+    "clock": 1,
+    "keys": 2,
+    "players": 2,
+    "story": 2,  # whose card is where: built from engine events only
+    "table": 3,
+}
+TOP = 4
+PEERS_APART = {("keys", "players"), ("players", "keys")}
+
+# Imports that go up a layer, each with its reason. Nothing else may.
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("players/bot.py", "table"): (
+        "Bot is a driver, not a policy: it schedules a policy's moves on a Table's "
+        "clock and submits them there, as a key press does"
+    ),
+    ("players/auto.py", "store"): (
+        "--level auto starts from the person's stored reaction times: read from the "
+        "history on first use only (a function-level import)"
+    ),
+}
+
+
+def layer_of(module: str) -> tuple[str, int] | None:
+    """The top-level part of a spit_tui module and its layer (None: not ours)."""
+    parts = module.split(".")
+    if parts[0] != "spit_tui" or len(parts) < 2:
+        return None
+    top = parts[1]
+    return top, LAYERS.get(top, TOP)
+
+
+def upward_imports() -> dict[tuple[str, str], list[str]]:
+    found: dict[tuple[str, str], list[str]] = {}
+    for path in SRC.rglob("*.py"):
+        rel = str(path.relative_to(SRC))
+        own = layer_of(module_name(path))
+        if own is None or rel == "__init__.py":
+            continue
+        for imported in imported_modules(path):
+            other = layer_of(imported)
+            if other is None or other[0] == own[0]:
+                continue
+            if other[1] > own[1] or (own[0], other[0]) in PEERS_APART:
+                found.setdefault((rel, other[0]), []).append(imported)
+    return found
+
+
+def test_imports_go_down_the_layers_only() -> None:
+    """engine <- clock <- keys/players <- table <- store/app/net: every upward
+    import is one of the named exceptions."""
+    upward = upward_imports()
+    unexplained = {k: v for k, v in upward.items() if k not in EXCEPTIONS}
+    assert not unexplained, unexplained
+    stale = set(EXCEPTIONS) - set(upward)
+    assert not stale, f"exceptions no longer needed: {stale}"
+
+
+def test_the_layer_check_sees_an_upward_import() -> None:
+    assert layer_of("spit_tui.table") == ("table", 3)
+    assert layer_of("spit_tui.keys.keymap") == ("keys", 2)
+    assert layer_of("spit_tui.net.host") == ("net", TOP)
+    assert layer_of("textual.app") is None
+    code = "from spit_tui.table import Table\nfrom spit_tui.players.view import x\n"
+    found = {layer_of(m) for m in imports_in(code, "spit_tui.keys")}
+    assert ("table", 3) in found and ("players", 2) in found

@@ -16,7 +16,7 @@ from spit_tui.engine import (
     format_action,
     parse_position,
 )
-from spit_tui.players.keymap import intent_for
+from spit_tui.keys.keymap import US
 from spit_tui.subscription import Subscription
 from spit_tui.table import MESSAGE_S, Outcome, Showing, Table
 
@@ -66,7 +66,7 @@ def test_seat_names_the_players_and_refuses_the_computers_keys() -> None:
     t = race_table()
     t.seat(("YOU", "COMPUTER"), computer=[Player.RIGHT])
     assert t.names == ("YOU", "COMPUTER")
-    intent = intent_for("y", "y")
+    intent = US.intent_for("y", "y")
     assert intent is not None and intent.player is Player.RIGHT
     d = t.submit_intent(intent)
     assert d.outcome is Outcome.IGNORED and d.message == "computer's half: use the left half"

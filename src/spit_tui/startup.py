@@ -34,6 +34,7 @@ from spit_tui.command import PROG, fail, shown
 if TYPE_CHECKING:
     from spit_tui.decision_log import Logged
     from spit_tui.keys.config import Choice
+    from spit_tui.keys.keymap import KeyMap
 
 ENVIRONMENT = 1  # the exit status when the terminal or the environment cannot show a board
 KEYS = 2  # the exit status for a key setting that cannot be used (a bad command line)
@@ -52,6 +53,8 @@ class BoardApp(Protocol):
 
     @property
     def return_code(self) -> int | None: ...
+
+    def use_keys(self, keymap: KeyMap) -> None: ...
 
     async def run_async(self) -> Any: ...
 
@@ -152,8 +155,8 @@ class Board:
         return self.choose_keys() or self.check_terminal()
 
     def choose_keys(self) -> int | None:
-        """The keys for this run, made the active ones: None, or exit status 2
-        after one line (a key config that cannot be used)."""
+        """The keys for this run (`keymap`, handed to the app by `run`): None, or
+        exit status 2 after one line (a key config that cannot be used)."""
         # Textual draws at most TEXTUAL_FPS frames a second (60 by default), and after
         # any frame holds the next one back for 17-33 ms, so a key pressed just after
         # the board redrew by itself (a highlight fading, the round clock) waited for
@@ -161,15 +164,19 @@ class Board:
         # Read when Textual is first imported, which is later; the user's own wins.
         os.environ.setdefault("TEXTUAL_FPS", str(FRAME_RATE))
         from spit_tui.keys.config import KeyConfigError, choose
-        from spit_tui.players import keymap
 
         try:
             self.keys = choose(self.layout, self.keys_file, os.environ)
         except KeyConfigError as e:
             print(f"{PROG}: {e}", file=sys.stderr)
             return KEYS
-        keymap.activate(self.keys.layout)
         return None
+
+    def keymap(self) -> KeyMap:
+        """The key map of the keys chosen (US QWERTY before `choose_keys`)."""
+        from spit_tui.keys.keymap import US, KeyMap
+
+        return US if self.keys is None else KeyMap.of(self.keys.layout)
 
     def check_terminal(self) -> int | None:
         """None if the environment and the terminal can show the board, else
@@ -193,6 +200,7 @@ class Board:
         from spit_tui.decision_log import DecisionLog, LogRefused
         from spit_tui.terminal import forget_exported_size
 
+        app.use_keys(self.keymap())  # the app hands them to its table, boards and help
         log = None
         if self.log_path is not None:
             try:

@@ -36,7 +36,8 @@ from spit_tui.engine import (
     Stamp,
     format_action,
 )
-from spit_tui.players.keymap import Intent, Row, key_for
+from spit_tui.keys.intent import Intent, Row
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import ViewCache
 from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
 from spit_tui.story import Story
@@ -153,8 +154,10 @@ class Table:
         stale_s: float = STALE_S,
         repeat_s: float = REPEAT_S,
         stuck_delay_s: float = STUCK_DELAY_S,
+        keymap: KeyMap = US,
     ) -> None:
         self.game = game
+        self.keymap = keymap  # the players' keys: what a Decision calls the key pressed
         self.clock = clock
         self.countdown_s = countdown_s
         self.stale_s = stale_s
@@ -420,7 +423,7 @@ class Table:
         repeat rule (a remote seat), so gaps between arrivals here, squeezed or
         stretched by the network, say nothing about a held key."""
         p = intent.player
-        key = key_for(p, intent.row, intent.slot)
+        key = self.keymap.key(intent)
         if not repeats_dropped and self._repeat(key):
             return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
         if p in self._computer:
@@ -436,7 +439,7 @@ class Table:
         """A held key's repeat, as the terminal reports it (kitty protocol): a
         held key acts once, so this is logged with the reason "repeat" and
         shown to no one."""
-        key = key_for(intent.player, intent.row, intent.slot)
+        key = self.keymap.key(intent)
         self._repeat(key)  # a dropped repeat counts as an arrival (D13)
         return self._decide(intent.player, "key", "", Outcome.IGNORED, "repeat", key, quiet=True)
 

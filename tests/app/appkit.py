@@ -26,7 +26,8 @@ from spit_tui.engine import (
     complete_position,
     parse_position,
 )
-from spit_tui.players.keymap import Row, key_for
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.table import Table
 
 
@@ -37,9 +38,11 @@ def make_app(
     options: Options | None = None,
     spat: bool = False,
     names: tuple[str | None, str | None] = (None, None),
+    keymap: KeyMap = US,
 ) -> SpitApp:
     """An app on a VirtualClock (tests step it). `spat`: start just after the
-    first spit. `names`: the players' names (None: the seat's default)."""
+    first spit. `names`: the players' names (None: the seat's default).
+    `keymap`: the players' keys."""
     clock = VirtualClock()
     pos = (
         complete_position(parse_position(position, check=False))
@@ -53,7 +56,7 @@ def make_app(
         for p in PLAYERS:
             game.apply(Ready(p))
     table = Table(game, clock)
-    return SpitApp(table=table, names=names)
+    return SpitApp(table=table, names=names, keymap=keymap)
 
 
 def key_event(ch: str) -> events.Key:
@@ -104,15 +107,15 @@ def key_for_action(action: Action) -> str:
     """The key a player presses for `action` (fills go to the leftmost gap)."""
     p = action.player
     if isinstance(action, Play):
-        return key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, action.slot)
+        return US.key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, action.slot)
     if isinstance(action, Fill):
-        return key_for(p, Row.FILL, action.src)
+        return US.key_for(p, Row.FILL, action.src)
     if isinstance(action, Flip):
-        return key_for(p, Row.FLIP, action.slot)
+        return US.key_for(p, Row.FLIP, action.slot)
     if isinstance(action, Ready):
-        return key_for(p, Row.PILE_A, 0)
+        return US.key_for(p, Row.PILE_A, 0)
     assert isinstance(action, Slap)
-    return key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, 0)
+    return US.key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, 0)
 
 
 def keyable(table: Table, action: Action) -> bool:

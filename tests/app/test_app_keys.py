@@ -7,7 +7,8 @@ from appkit import advance, make_app, post_keys, press, screen_text, settle
 
 from spit_tui.app.board import BoardView
 from spit_tui.engine import Options, Phase, Player, format_action
-from spit_tui.players.keymap import KEY_ROWS, KEYS, Row, intent_for, key_for
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US
 from spit_tui.table import Outcome
 
 PLAY = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
@@ -17,20 +18,20 @@ SINGLE = "play 3 one:R - :7h/:6c/:Qs/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"
 
 
 def test_halves_never_share_a_key_and_cover_every_row() -> None:
-    left = set("".join(KEY_ROWS[Player.LEFT].values()))
-    right = set("".join(KEY_ROWS[Player.RIGHT].values()))
+    left = set("".join(US.row_keys(Player.LEFT, row) for row in Row))
+    right = set("".join(US.row_keys(Player.RIGHT, row) for row in Row))
     assert not left & right
-    assert len(KEYS) == 40
+    assert len(US.keys) == 40
     # help keys are outside both halves
     for key, ch in [("f1", None), ("backspace", "\x7f"), ("escape", "\x1b"), ("enter", "\r")]:
-        assert intent_for(key, ch) is None
+        assert US.intent_for(key, ch) is None
 
 
 def test_caps_lock_and_textual_key_names() -> None:
-    assert intent_for("Q", "Q") == intent_for("q", "q")
-    assert intent_for("shift+q", "Q") == intent_for("q", "q")
-    assert intent_for("semicolon", ";") == intent_for("semicolon", None)
-    assert intent_for("semicolon", None) is not None
+    assert US.intent_for("Q", "Q") == US.intent_for("q", "q")
+    assert US.intent_for("shift+q", "Q") == US.intent_for("q", "q")
+    assert US.intent_for("semicolon", ";") == US.intent_for("semicolon", None)
+    assert US.intent_for("semicolon", None) is not None
 
 
 async def test_a_burst_of_interleaved_keys_is_applied_in_arrival_order() -> None:
@@ -47,7 +48,7 @@ async def test_a_burst_of_interleaved_keys_is_applied_in_arrival_order() -> None
         decided = list(table.decisions)[start:]
         assert len(decided) == len(burst)
         for ch, d in zip(burst, decided, strict=True):
-            intent = intent_for(ch, ch)
+            intent = US.intent_for(ch, ch)
             assert intent is not None
             assert d.player is intent.player
             if d.message == "repeat":  # D13: q then Q in one burst is one key held
@@ -189,5 +190,5 @@ async def test_board_labels_come_from_the_key_table() -> None:
             side = app.game_screen.query_one("#board", BoardView).render().plain
             for row in (Row.PILE_A, Row.PILE_B, Row.FILL):
                 for slot in range(5):
-                    assert f"[{key_for(p, row, slot).upper()}]" in side
+                    assert f"[{US.key_for(p, row, slot).upper()}]" in side
         assert format_action  # (imported for readers: decisions carry notation)

@@ -169,3 +169,65 @@ def test_the_header_fits_100_columns_and_says_the_time_is_real_time() -> None:
         line = header_line(title, tail, width)
         assert line.cell_len <= width and line.plain.endswith(tail)
     assert header_line("game 1: ANN v BO", tail, 100).plain == f" game 1: ANN v BO · {tail}"
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "layout"),
+    [([], None, "us"), (["--layout", "fr"], None, "fr"), ([], "de", "de")],
+)
+def test_the_replay_labels_the_keys_of_the_layout_in_use(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    env: str | None,
+    layout: str,
+) -> None:
+    """--layout, --keys and SPIT_LAYOUT choose the keys as for a game, and the
+    replay's board labels them (a game played on AZERTY is not shown in US keys)."""
+    import spit_tui.terminal
+
+    if env is None:
+        monkeypatch.delenv("SPIT_LAYOUT", raising=False)
+    else:
+        monkeypatch.setenv("SPIT_LAYOUT", env)
+    monkeypatch.setattr(spit_tui.terminal, "terminal_problem", lambda: None)
+    ran: list[SpitApp] = []
+
+    async def run_async(self: SpitApp) -> None:
+        ran.append(self)
+
+    monkeypatch.setattr(SpitApp, "run_async", run_async)
+    good = tmp_path / "g.spit"
+    rec, _ = _record()
+    good.write_text(format_record(rec))
+    assert cli.main(["replay", str(good), *args]) == 0
+    app = ran[0]
+    assert isinstance(app.mode, ReplayMode)
+    assert app.keymap.name == layout and app.table.keymap is app.keymap
+
+
+async def test_the_replay_board_shows_the_keys_of_its_key_map() -> None:
+    from spit_tui.keys.keymap import KeyMap
+    from spit_tui.keys.layout import preset
+
+    rec, _ = _record()
+    app = replay_app(rec, "test", playing=False)
+    app.use_keys(KeyMap.of(preset("fr")))  # as the start-up hands them over
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right")
+        lines = app.query_one(BoardView).lines()
+        text = "\n".join("".join(seg.text for seg in line) for line in lines)
+        assert "[A]   [Z]   [E]" in text and "[Q]   [W]   [E]" not in text
+        await pilot.press("home")  # a rebuilt table keeps the keys
+        assert app.table.keymap is app.keymap
+
+
+def test_a_bad_layout_for_the_replay_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "g.spit"
+    rec, _ = _record()
+    good.write_text(format_record(rec))
+    assert cli.main(["replay", str(good), "--layout", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nope" in err

@@ -11,7 +11,8 @@ from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerMode, computer_app
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, complete_position, parse_position
-from spit_tui.players.keymap import Row, key_for, label
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US
 from spit_tui.players.ladder import LEVELS
 from spit_tui.table import MESSAGE_S, Outcome, Table
 
@@ -126,12 +127,12 @@ async def test_the_computers_side_shows_its_level_and_no_keys(
         await settle(pilot)
         text = await screen_text(pilot)
         assert "COMPUTER · hard" in text
-        human = [key_for(side.other, row, 0) for row in (Row.PILE_A, Row.PILE_B, Row.FILL)]
-        machine = [key_for(side, row, s) for row in Row for s in range(5)]
-        assert all(f"[{label(k)}]" in text for k in human)
-        assert not any(f"[{label(k)}]" in text for k in machine), text
+        human = [US.key_for(side.other, row, 0) for row in (Row.PILE_A, Row.PILE_B, Row.FILL)]
+        machine = [US.key_for(side, row, s) for row in Row for s in range(5)]
+        assert all(f"[{US.label(k)}]" in text for k in human)
+        assert not any(f"[{US.label(k)}]" in text for k in machine), text
         # its key is refused in one line that fits the message area
-        await pilot.press(key_for(side, Row.PILE_A, 2))
+        await pilot.press(US.key_for(side, Row.PILE_A, 2))
         text = await screen_text(pilot)
         line = next(ln for ln in text.splitlines() if "computer's half" in ln)
         assert f"computer's half: use the {side.other.label.lower()} half" in line

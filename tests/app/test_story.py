@@ -213,7 +213,7 @@ def test_a_seat_the_game_waits_for_shows_away_not_a_ping_and_no_row_plays() -> N
     from dataclasses import replace
 
     from spit_tui.app.board import ping_words, row_legend
-    from spit_tui.players.keymap import Row
+    from spit_tui.keys.intent import Row
 
     scene = Table(Game(seed=1), VirtualClock()).scene()
     both = replace(scene, pings=(3, 42))

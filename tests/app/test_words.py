@@ -25,12 +25,13 @@ from spit_tui.app.storylines import feed_text
 from spit_tui.app.walkthrough import PAGES
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
-from spit_tui.players.keymap import KEYS
+from spit_tui.keys.keymap import US, KeyMap
+from spit_tui.keys.layout import preset, preset_names
 from spit_tui.table import MESSAGE_S, Outcome, Table
 
 BANNER_W = 76  # 80 columns less the border and padding
 HELP_W = 78  # the help text's width inside its padding
-KEY_LIST = sorted(KEYS)
+KEY_LIST = sorted(US.keys)
 PACES = (0.0, 0.0, 0.01, 0.05, 0.1, 0.15, 0.25, 0.4, 0.8)  # seconds between keys
 RULE_CODE = re.compile(r"\b[RD]\d{1,2}\b")
 STORMS = [
@@ -70,7 +71,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
             key = key_for_action(rng.choice(legal))
         else:
             key = rng.choice(KEY_LIST)
-        d = table.submit_intent(KEYS[key])
+        d = table.submit_intent(US.keys[key])
         if d.message:
             messages.add((d.message, d.outcome))
         clock.advance(rng.choice(PACES))
@@ -89,7 +90,7 @@ def _computer_words() -> set[tuple[str, Outcome]]:
     for side in PLAYERS:
         table = Table(Game(seed=1), VirtualClock())
         table.seat(("YOU", "COMPUTER") if side else ("COMPUTER", "YOU"), computer={side: "hard"})
-        d = table.submit_intent(next(i for i in KEYS.values() if i.player is side))
+        d = table.submit_intent(next(i for i in US.keys.values() if i.player is side))
         out.add((d.message, d.outcome))
     return out
 
@@ -149,7 +150,9 @@ def test_help_lines_fit_the_help() -> None:
     for page in PAGES:
         for line in page.text.splitlines():
             assert len(line) <= HELP_W, line
-        assert len("Try it: " + page.try_it) <= HELP_W, page.try_it
+        for keys in (KeyMap.of(preset(name)) for name in preset_names()):
+            line = page.try_line(keys)  # a label is one character on every layout
+            assert len("Try it: " + line) <= HELP_W, line
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])

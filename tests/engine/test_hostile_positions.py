@@ -41,7 +41,7 @@ from spit_tui.engine import (
     parse_position,
     parse_record,
 )
-from spit_tui.players.keymap import Intent, Row
+from spit_tui.keys.intent import Intent, Row
 from spit_tui.table import Outcome, Table
 
 # -- item 1: impossible positions ---------------------------------------------------

@@ -12,9 +12,8 @@ from spit_tui import cli
 from spit_tui.engine import Player
 from spit_tui.keys import config
 from spit_tui.keys.config import KeyConfigError, choose, load, parse, render, save
+from spit_tui.keys.intent import Intent, Row
 from spit_tui.keys.layout import preset
-from spit_tui.players import keymap
-from spit_tui.players.keymap import Intent, Row
 
 GOOD = """\
 # my keys
@@ -145,11 +144,12 @@ def test_not_utf8_names_the_line(tmp_path: Path) -> None:
         load(f)
 
 
-def test_layout_option_activates_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_layout_option_chooses_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
     from spit_tui.startup import Board
 
-    assert Board(layout="ru").choose_keys() is None
-    assert keymap.intent_for("й", "й") == Intent(Player.LEFT, Row.PILE_A, 0)
+    board = Board(layout="ru")
+    assert board.choose_keys() is None
+    assert board.keymap().intent_for("й", "й") == Intent(Player.LEFT, Row.PILE_A, 0)
 
 
 def test_layouts_command_prints_every_grid(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from spit_tui import cli
 from spit_tui.keys import config
+from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.layout import preset
-from spit_tui.players import keymap
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
 from appkit import make_app, screen_text, settle
@@ -100,18 +100,17 @@ async def test_a_french_player_finds_azerty_and_saves_it() -> None:
         await settle(pilot)
         board = await screen_text(pilot)
         assert "[A]   [Z]   [E]" in board and "[!]" in board
-    assert keymap.ACTIVE.name == "fr"
+    assert app.keymap.name == "fr" and app.table.keymap is app.keymap
     assert config.load(config.default_path()).name == "fr"
 
 
 async def test_esc_keeps_us() -> None:
-    keymap.activate(preset("fr"))
-    app = make_app(POSITION)
+    app = make_app(POSITION, keymap=KeyMap.of(preset("fr")))
     app.first_run = True
     async with app.run_test(size=(100, 30)) as pilot:
         assert "Which keyboard is this?" in await asked(pilot)
         await pilot.press("escape")
         await settle(pilot)
         assert "Which keyboard" not in await screen_text(pilot)
-    assert keymap.ACTIVE.name == "us"
+    assert app.keymap.name == "us"
     assert config.load(config.default_path()).name == "us"

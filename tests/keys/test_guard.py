@@ -9,8 +9,8 @@ from textual import events
 from textual._xterm_parser import XTermParser
 
 from spit_tui.keys.guard import DRAIN_S, ESCAPE_S, FRAGMENT_S, PASTE_S, FragmentGuard
+from spit_tui.keys.keymap import US
 from spit_tui.keys.terminal import KeyKind, KeyParser, KittyKey, _known
-from spit_tui.players.keymap import intent_for
 
 
 class Clock:
@@ -54,7 +54,7 @@ def game_keys(messages: list[events.Message]) -> list[str]:
         m.key
         for m in messages
         if isinstance(m, events.Key)
-        and intent_for(m.key, m.character) is not None
+        and US.intent_for(m.key, m.character) is not None
         and not (isinstance(m, KittyKey) and m.kind is KeyKind.REPEAT)
     ]
 

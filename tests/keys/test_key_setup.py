@@ -11,8 +11,7 @@ from appkit import make_app, screen_text, settle
 
 from spit_tui.engine import Player
 from spit_tui.keys import config
-from spit_tui.players import keymap
-from spit_tui.players.keymap import Intent, Row, intent_for
+from spit_tui.keys.intent import Intent, Row
 
 # the order asked: left top, middle, bottom, numbers; then the right's
 LEFT = "qwert" "asdfg" "zxcvb" "12345"
@@ -35,9 +34,11 @@ async def test_key_setup_rebinds_every_key_and_saves() -> None:
         await pilot.press(*keys)
         text = await screen_text(pilot)
         assert "Saved to" in text
-    assert intent_for("[", "[") == Intent(Player.RIGHT, Row.PILE_B, 4)
-    assert intent_for(";", ";") is None
-    assert not keymap.ACTIVE.physical  # a moved key: characters decide
+    chosen = app.keymap
+    assert chosen.intent_for("[", "[") == Intent(Player.RIGHT, Row.PILE_B, 4)
+    assert chosen.intent_for(";", ";") is None
+    assert not chosen.physical  # a moved key: characters decide
+    assert app.table.keymap is chosen  # the game's table plays with them
     saved = config.load(config.default_path())
     assert saved.keys[2][9][0] == "["
 
@@ -48,5 +49,5 @@ async def test_escape_leaves_the_keys_as_they_were() -> None:
         await settle(pilot)
         await pilot.press("f1", "f3", "a", "escape")
         await settle(pilot)
-    assert intent_for(";", ";") == Intent(Player.RIGHT, Row.PILE_B, 4)
+    assert app.keymap.intent_for(";", ";") == Intent(Player.RIGHT, Row.PILE_B, 4)
     assert not config.default_path().exists()

@@ -10,11 +10,11 @@ import pytest
 from textual.keys import _character_to_key
 
 from spit_tui.engine import Player
+from spit_tui.keys.intent import Intent, Row
+from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.layout import COLUMNS, grid, preset, preset_names
 from spit_tui.keys.names import key_name
 from spit_tui.keys.reserved import RESERVED_KEYS
-from spit_tui.players import keymap
-from spit_tui.players.keymap import Intent, Row, intent_for
 
 NAMES = [
     "us", "gb", "fr", "be", "de", "ch", "es", "it", "pt", "se", "no", "dk", "fi",
@@ -82,23 +82,32 @@ def test_key_names_agree_with_textual(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_activated_preset_drives_the_one_key_table(name: str) -> None:
+def test_a_preset_makes_a_whole_key_map(name: str) -> None:
     layout = preset(name)
-    keymap.activate(layout)
-    assert keymap.ACTIVE.name == name
-    assert len(keymap.KEYS) == 40
+    keys = KeyMap.of(layout)
+    assert keys.name == name
+    assert len(keys.keys) == 40
     top_left, top_left_shifted = layout.keys[1][0]
-    assert intent_for(top_left, top_left) == Intent(Player.LEFT, Row.PILE_A, 0)
-    assert intent_for(top_left_shifted, top_left_shifted) == Intent(Player.LEFT, Row.PILE_A, 0)
+    assert keys.intent_for(top_left, top_left) == Intent(Player.LEFT, Row.PILE_A, 0)
+    assert keys.intent_for(top_left_shifted, top_left_shifted) == Intent(Player.LEFT, Row.PILE_A, 0)
     last = layout.keys[3][9][0]
-    assert intent_for(last, last) == Intent(Player.RIGHT, Row.FILL, 4)
-    assert keymap.key_for(Player.RIGHT, Row.PILE_B, 4) == layout.keys[2][9][0]
+    assert keys.intent_for(last, last) == Intent(Player.RIGHT, Row.FILL, 4)
+    assert keys.key_for(Player.RIGHT, Row.PILE_B, 4) == layout.keys[2][9][0]
     # the physical key decides where the terminal reports it, whatever the layout
-    assert intent_for("x", "x", base="q") == Intent(Player.LEFT, Row.PILE_A, 0)
+    assert keys.intent_for("x", "x", base="q") == Intent(Player.LEFT, Row.PILE_A, 0)
+
+
+def test_a_key_map_is_a_value_nobody_can_change() -> None:
+    keys = KeyMap.of(preset("fr"))
+    with pytest.raises(TypeError):
+        keys.keys["q"] = Intent(Player.LEFT, Row.PILE_A, 0)  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        keys.layout = preset("us")  # type: ignore[misc]
 
 
 def test_azerty_keys_are_what_a_french_keyboard_sends() -> None:
-    keymap.activate(preset("fr"))
+    keymap = KeyMap.of(preset("fr"))
+    intent_for = keymap.intent_for
     assert intent_for("a", "a") == Intent(Player.LEFT, Row.PILE_A, 0)
     assert intent_for("q", "q") == Intent(Player.LEFT, Row.PILE_B, 0)
     assert intent_for("ampersand", "&") == Intent(Player.LEFT, Row.FLIP, 0)

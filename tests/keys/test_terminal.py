@@ -13,10 +13,10 @@ from textual._xterm_parser import XTermParser
 from textual.keys import Keys
 
 from spit_tui.engine import Player
+from spit_tui.keys.intent import Intent, Row
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.layout import preset
 from spit_tui.keys.terminal import KeyKind, KeyParser, KittyKey, parse_kitty
-from spit_tui.players import keymap
-from spit_tui.players.keymap import Intent, Row, intent_for
 from spit_tui.table import Outcome
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
@@ -67,18 +67,19 @@ def test_press_repeat_release_and_base_fields() -> None:
 )
 def test_odd_fields_never_raise(seq: str) -> None:
     keys = parse_kitty(seq, True)
-    assert keys is None or all(intent_for(k.key, k.character) is None for k in keys)
+    assert keys is None or all(US.intent_for(k.key, k.character) is None for k in keys)
 
 
 def test_base_key_maps_by_physical_key_in_any_layout() -> None:
     cyrillic = one("\x1b[1081::113;;1081u")  # Russian layout, the key where US has q
     assert isinstance(cyrillic, KittyKey)
     for layout in ("us", "fr", "ru"):
-        keymap.activate(preset(layout))
-        assert intent_for(cyrillic.key, cyrillic.character, cyrillic.base) == L1A
+        keys = KeyMap.of(preset(layout))
+        assert keys.intent_for(cyrillic.key, cyrillic.character, cyrillic.base) == L1A
     # a config that moves keys: characters decide, not physical keys
-    keymap.activate(preset("us").with_row(Player.LEFT, 1, list("qwer[")))
-    assert intent_for("[", "[", "y") == Intent(Player.LEFT, Row.PILE_A, 4)  # the typed key wins
+    moved = KeyMap.of(preset("us").with_row(Player.LEFT, 1, list("qwer[")))
+    # the typed key wins
+    assert moved.intent_for("[", "[", "y") == Intent(Player.LEFT, Row.PILE_A, 4)
 
 
 def feed_app(app: object, parser: KeyParser, data: str) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from joinkit import FAST, until
 
 from spit_tui.engine import Phase, Play, Player
+from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, key_for_action, play_as_bot
 from spit_tui.net.host import Host
-from spit_tui.players.keymap import Row
 from spit_tui.store.history import HistoryWriter
 
 GAME_S = 60.0

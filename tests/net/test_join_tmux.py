@@ -250,9 +250,9 @@ def choose(room: Any, seat: Any, shown_since: float) -> Any:
 @pytest.mark.slow
 def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals) -> None:
     from spit_tui.engine import Player
+    from spit_tui.keys.keymap import US
     from spit_tui.net.client import key_for_action
     from spit_tui.net.host import Timings
-    from spit_tui.players.keymap import key_for
 
     th = ThreadHost(seed=11, timings=Timings(countdown_s=0.3, stale_s=0.2, stuck_delay_s=0.2))
     try:
@@ -281,7 +281,7 @@ def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals)
                 if action is not None:
                     row, slot = key_for_action(action)
                     before = th.read(lambda: len(room.table.decisions))
-                    terms.send(names[p], key_for(p, row, slot))
+                    terms.send(names[p], US.key_for(p, row, slot))
                     end = time.monotonic() + 5
                     early = time.monotonic() + 0.4
                     while th.read(lambda: len(room.table.decisions)) == before:

@@ -12,10 +12,11 @@ import pytest
 from simnet import SimRoom
 
 from spit_tui.engine import Player
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US
 from spit_tui.net.latency import HOLD_CAP_S, PING_OUTSTANDING, Rtt, holds
 from spit_tui.net.protocol import Message
 from spit_tui.net.race import RACE_KEYS
-from spit_tui.players.keymap import Row, key_for
 
 NEAR, FAR = 0.005, 0.080  # one-way seconds: LEFT is near, RIGHT is far
 JITTER = 0.010
@@ -119,7 +120,8 @@ def test_a_seats_presses_keep_their_order_while_its_hold_shrinks() -> None:
     room.submit(Player.LEFT, Row.PILE_B, 2)
     sim.clock.advance(0.2)
     keys = [d.key for d in room.table.decisions if d.player is Player.LEFT]
-    assert keys[-2:] == [key_for(Player.LEFT, Row.PILE_A, 1), key_for(Player.LEFT, Row.PILE_B, 2)]
+    left = Player.LEFT
+    assert keys[-2:] == [US.key_for(left, Row.PILE_A, 1), US.key_for(left, Row.PILE_B, 2)]
 
 
 def test_with_views_held_both_players_see_a_card_land_together() -> None:

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from spit_tui.engine import Fill, Phase, Play, Player, Ready, Slap
+from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, JoinRefused, key_for_action, play_as_bot
 from spit_tui.net.host import Host, Timings
-from spit_tui.players.keymap import Row
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
 QUICK = (0.0, 0.001)  # seconds a bot thinks before each key

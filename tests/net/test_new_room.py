@@ -10,10 +10,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from spit_tui.engine import Player
+from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, JoinRefused
 from spit_tui.net.host import Host, Timings
 from spit_tui.net.protocol import encode, read_frame
-from spit_tui.players.keymap import Row
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
 

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from netkit import lobby
 
 from spit_tui.engine import Player
+from spit_tui.keys.intent import Row
 from spit_tui.net.protocol import encode
 from spit_tui.net.seatproto import IDLE_S, Ended, SeatProtocol, Shown, Welcomed
 from spit_tui.net.seatview import seat_view
-from spit_tui.players.keymap import Row
 
 WELCOME = encode({"type": "welcome", "version": 2, "room": "k3f9q-2x7mz", "seat": "left",
                   "token": "t", "stale_s": 0.2})

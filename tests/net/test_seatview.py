@@ -9,9 +9,9 @@ from netkit import cards_in, join, lobby, visible_cards
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Options, Phase, Player, Ready, Slot, Variant
+from spit_tui.keys.intent import Row
 from spit_tui.net.seatview import scene_from_wire, seat_view
 from spit_tui.players.bot import Bot
-from spit_tui.players.keymap import Row
 from spit_tui.table import Table
 
 

@@ -29,7 +29,7 @@ from ptykit import BOARD, PtyGame, game_env, run_refused
 from spit_tui.clock import VirtualClock
 from spit_tui.decision_log import DecisionLog
 from spit_tui.engine import Game
-from spit_tui.players.keymap import KEYS
+from spit_tui.keys.keymap import US
 from spit_tui.table import Table
 
 LOG_LIMIT_BYTES = 1500  # room for a few decisions, then "File too large"
@@ -162,7 +162,7 @@ def keys_into(log: DecisionLog, keys: str) -> Table:
     table = Table(Game(seed=3), VirtualClock())
     log.attach(table)
     for k in keys:
-        table.submit_intent(KEYS[k])
+        table.submit_intent(US.keys[k])
     return table
 
 
@@ -171,14 +171,14 @@ def test_decision_log_write_to_a_full_device_turns_off_once() -> None:
     log = DecisionLog.over_fd(os.open("/dev/full", os.O_WRONLY), "/dev/full")
     table = Table(Game(seed=3), VirtualClock())
     log.attach(table)
-    first = table.submit_intent(KEYS["q"])
+    first = table.submit_intent(US.keys["q"])
     m = table.message(first.player)
     assert m is not None and m.text == "decision log off: No space left on device"
     assert log.failure is not None and "No space left on device" in log.failure
     assert "after 0 decisions" in log.failure
     failure = log.failure
     for k in "yqyqy":
-        table.submit_intent(KEYS[k])
+        table.submit_intent(US.keys[k])
     assert len(table.decisions) == 6  # every key was still decided
     assert log.failure == failure  # said once
     log.close()  # closing a log that turned off is quiet

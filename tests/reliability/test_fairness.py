@@ -18,7 +18,8 @@ from relkit import DriverInput, flush
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Phase, Player, complete_position, parse_position
-from spit_tui.players.keymap import Row, key_for
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US
 from spit_tui.table import Outcome
 
 # Both can play slot 1 onto either pile: the left's 7h and the right's 9d on 8s / 8h.
@@ -43,7 +44,7 @@ async def test_simultaneous_presses_first_key_wins_and_no_half_is_favoured() -> 
             pile = rng.randrange(2)
             row = Row.PILE_A if pile == 0 else Row.PILE_B
             first = rng.choice([Player.LEFT, Player.RIGHT])
-            keys = key_for(first, row, 0) + key_for(first.other, row, 0)
+            keys = US.key_for(first, row, 0) + US.key_for(first.other, row, 0)
             if rng.randrange(4) == 0:
                 keys = keys.upper()  # Caps Lock on: the same keys
             n = len(table.decisions)

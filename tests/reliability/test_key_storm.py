@@ -70,10 +70,11 @@ from spit_tui.engine import (
     Slap,
     Variant,
 )
-from spit_tui.players.keymap import KEYS, Row, intent_for, key_for
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US
 from spit_tui.table import Decision, Table
 
-GAME_KEYS = sorted(KEYS)
+GAME_KEYS = sorted(US.keys)
 PASTE = (
     "\x1b[200~Spit is a quick game: quite wild, very fast, and it favours players "
     "who keep their eyes on the piles.\nqwert asdfg zxcvb yuiop hjkl; nm,./ 12345 67890"
@@ -157,8 +158,8 @@ FLOORS = {"rounds": 2.54, "new_games": 0.048}
 def key_of(token: str) -> str | None:
     """The game key a token presses (as the Table names it: Caps Lock's Q is q),
     or None for anything else."""
-    intent = intent_for(token, token) if len(token) == 1 else None
-    return None if intent is None else key_for(intent.player, intent.row, intent.slot)
+    intent = US.intent_for(token, token) if len(token) == 1 else None
+    return None if intent is None else US.key_for(intent.player, intent.row, intent.slot)
 
 
 class Arrivals:
@@ -208,10 +209,10 @@ def keys_for(a: Action) -> list[str]:
     """Every key that means `a` now: any key of a half says "spit" (ready), any
     key of a pile's row slaps it; a play, fill or flip has one key."""
     if isinstance(a, Ready):
-        return [key_for(a.player, row, slot) for row in Row for slot in range(SLOTS)]
+        return [US.key_for(a.player, row, slot) for row in Row for slot in range(SLOTS)]
     if isinstance(a, Slap):
         row = Row.PILE_A if a.pile == 0 else Row.PILE_B
-        return [key_for(a.player, row, slot) for slot in range(SLOTS)]
+        return [US.key_for(a.player, row, slot) for slot in range(SLOTS)]
     return [key_for_action(a)]
 
 
@@ -277,7 +278,7 @@ def game_keys_in(parsed: list[object]) -> int:
     return sum(
         1
         for m in parsed
-        if isinstance(m, events.Key) and intent_for(m.key, m.character) is not None
+        if isinstance(m, events.Key) and US.intent_for(m.key, m.character) is not None
     )
 
 

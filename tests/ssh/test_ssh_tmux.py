@@ -177,8 +177,8 @@ def test_a_guest_whose_ssh_is_killed_mid_game(guests: Guests, door: ThreadDoor) 
 @pytest.mark.slow
 def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor) -> None:
     from spit_tui.engine import Player
+    from spit_tui.keys.keymap import US
     from spit_tui.net.client import key_for_action
-    from spit_tui.players.keymap import key_for
 
     room = seat_both(guests, door)
     names = {Player.LEFT: "ana", Player.RIGHT: "ben"}
@@ -198,7 +198,7 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
                 continue
             row, slot = key_for_action(action)
             before = door.read(lambda: len(room.table.decisions))
-            guests.send(names[p], key_for(p, row, slot))
+            guests.send(names[p], US.key_for(p, row, slot))
             end = time.monotonic() + 5
             while door.read(lambda: len(room.table.decisions)) == before:
                 assert time.monotonic() < end, action

@@ -43,8 +43,10 @@ from spit_tui.app.screens import (
 )
 from spit_tui.app.signals import end_on_signals, owns_terminal, watch_continue
 from spit_tui.app.status import HeaderBar
+from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.names import Given, remember, seat_names
 from spit_tui.store.records import fresh_seed
@@ -89,6 +91,7 @@ class SpitApp(App[None]):
         names: Given = (None, None),
         mode: Mode | None = None,
         seat: Playing | None = None,
+        keymap: KeyMap | None = None,
     ) -> None:
         """Start a game (or show `table`, if given), in `mode` (two people at one
         keyboard if None; app/modes.py says what a mode decides).
@@ -100,6 +103,8 @@ class SpitApp(App[None]):
         `names`: the players' names (spit_tui.names), None for a seat's default.
         `seat`: a seat at a game played elsewhere (`spit-tui join`): drawn and
         sent keys like a table, but the app has no table of its own then.
+        `keymap`: the players' keys (US QWERTY, or the given table's, if None);
+        `use_keys` changes them later.
         """
         super().__init__()
         self.mode = mode if mode is not None else LocalMode()
@@ -117,15 +122,19 @@ class SpitApp(App[None]):
         self._seat = seat
         if seat is not None:
             self.clock = seat.clock
+            self.keymap = keymap or seat.keymap
         elif table is not None:
             self.clock = table.clock
             self.table = table
             self.options = table.game.options
+            self.keymap = keymap or table.keymap
         else:
             self.clock = clock if clock is not None else RealClock()
             seed = fresh_seed() if seed is None else seed  # every game can be replayed
             game = Game(options=self.options, seed=seed, position=position)
+            self.keymap = keymap or US
             self.table = Table(game, self.clock)
+        self.board.keymap = self.keymap
         self.real_time = isinstance(self.clock, RealClock)
         self.given_names: Given = names  # the names people chose (None: the seat's default)
         if any(names):
@@ -317,7 +326,24 @@ class SpitApp(App[None]):
         """A table for a help page's live position, on its own clock (it runs
         while the game's waits)."""
         clock: GameClock = RealClock() if self.real_time else VirtualClock()
-        return Table(Game(options=Options(), position=position), clock)
+        return Table(Game(options=Options(), position=position), clock, keymap=self.keymap)
+
+    def use_keys(self, keymap: KeyMap) -> None:
+        """Make `keymap` the players' keys from now on (the first-run check, the
+        key setup): the game's table, a help page's, and every board on show."""
+        self.keymap = keymap
+        self.board.keymap = keymap
+        shown = self.shown_table()
+        if shown is not None:
+            shown.keymap = keymap
+        if not self.is_running:
+            return
+        for screen in self.screen_stack:
+            relabel = getattr(screen, "use_keys", None)
+            if relabel is not None:
+                relabel(keymap)
+            for view in screen.query(SceneView):
+                view.redraw()
 
     def on_game_screen_covered(self, message: GameScreen.Covered) -> None:
         self.board.pause("away", message.covered)
@@ -444,7 +470,7 @@ class SpitApp(App[None]):
                 return
             table = self.shown_table()
             if table is not None:
-                intent, repeat = game_intent(event)
+                intent, repeat = game_intent(event, table.keymap)
                 if intent is not None:
                     if repeat:  # a held key acts once (the terminal said it repeats)
                         table.ignore_repeat(intent)
@@ -489,7 +515,10 @@ class SpitApp(App[None]):
         if isinstance(top, HelpScreen):
             top.dismiss()
         elif isinstance(top, GameScreen):
-            self.push_screen(HelpScreen(self.make_help_table, save_record=self.save_record))
+            help_screen = HelpScreen(
+                self.make_help_table, save_record=self.save_record, keymap=self.keymap
+            )
+            self.push_screen(help_screen)
 
     def save_record(self) -> str:
         """F2 on the help's key page: what the mode saves; the line to show."""

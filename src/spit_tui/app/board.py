@@ -27,7 +27,8 @@ from spit_tui.app.views import (
     to_line,
 )
 from spit_tui.engine import SLOTS, Card, Phase, Player
-from spit_tui.players.keymap import Row, key_for, label
+from spit_tui.keys.intent import Row
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Scene
 
@@ -210,6 +211,7 @@ def computer_seats(scene: Scene) -> tuple[str | None, str | None]:
 
 @lru_cache(maxsize=32)
 def keys_lines(
+    keys: KeyMap,
     phase: Phase,
     single: bool,
     manual_flip: bool,
@@ -217,7 +219,7 @@ def keys_lines(
     seats: tuple[str | None, str | None] = (None, None),
     waiting: bool = False,
 ) -> tuple[Line, ...]:
-    """The keys under each player's stockpiles, from the one key table, and
+    """The keys under each player's stockpiles, from the players' key map, and
     between them what each key row does now. A half the computer plays has no
     keys to press: it shows `seats` (its name and level) on the first row instead."""
     rows = shown_rows(manual_flip)
@@ -225,7 +227,7 @@ def keys_lines(
     for i, row in enumerate(rows):
         legend = Text(f"◂ {row_legend(phase, single, row, waiting)} ▸".center(CENTRE_W), DIM)
         halves = [
-            key_line(phase, row, p) if seat is None else seat_line(seat if i == 0 else "", p)
+            key_line(keys, phase, row, p) if seat is None else seat_line(seat if i == 0 else "", p)
             for p, seat in zip((Player.LEFT, Player.RIGHT), seats, strict=True)
         ]
         out.append(halves[0] + to_line(legend, CENTRE_W) + halves[1])
@@ -241,15 +243,15 @@ def seat_line(text: str | None, p: Player) -> Line:
     return to_line(line, SIDE_W, right)
 
 
-def key_line(phase: Phase, row: Row, p: Player) -> Line:
+def key_line(keys: KeyMap, phase: Phase, row: Row, p: Player) -> Line:
     dim_fill = phase in (Phase.SLAP, Phase.OVER)
-    keys = Text(" " if p is Player.RIGHT else "")
+    line = Text(" " if p is Player.RIGHT else "")
     style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else PLAYER_STYLES[p]
     for slot in range(SLOTS):
-        keys.append(f" [{label(key_for(p, row, slot))}] "[:CARD_W], style)
-        keys.append(" " * (COL_W - CARD_W))
-    keys.truncate(SIDE_W)
-    return to_line(keys, SIDE_W)
+        line.append(f" [{keys.label_for(p, row, slot)}] "[:CARD_W], style)
+        line.append(" " * (COL_W - CARD_W))
+    line.truncate(SIDE_W)
+    return to_line(line, SIDE_W)
 
 
 _MESSAGE_STYLE = {
@@ -300,12 +302,23 @@ class BoardView(LinesView):
         except Exception:  # no app yet (drawn outside one)
             return False
 
+    @property
+    def keys(self) -> KeyMap:
+        """The players' keys, as the app holds them (US QWERTY outside an app):
+        the app's `use_keys` redraws every board when they change."""
+        try:
+            keys = getattr(self.app, "keymap", US)
+        except Exception:  # no app yet (drawn outside one)
+            return US
+        return keys if isinstance(keys, KeyMap) else US
+
     def state(self) -> object:
         s = self.scene
         return (
             s.sides, s.pile_tops, s.pile_sizes, s.lit, s.left_slot, s.phase, s.options,
             s.messages, s.feed,
             s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.away, s.waiting,
+            self.keys,
         )
 
     def lines(self) -> list[Line]:
@@ -320,7 +333,7 @@ class BoardView(LinesView):
         rows += [left[i] + centre[i] + right[i] for i in range(5)]
         rows += feed_lines(s, base, SIDE_W, CENTRE_W)
         rows += keys_lines(
-            s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s),
+            self.keys, s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s),
             s.away is not None,
         )
         pings = ping_words(s)

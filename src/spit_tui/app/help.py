@@ -19,6 +19,7 @@ from spit_tui.app.board import BoardView
 from spit_tui.app.views import SceneView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
 from spit_tui.table import Table
@@ -38,10 +39,15 @@ class HelpScreen(Screen[None]):
     ]
 
     def __init__(
-        self, make_table: TableFactory, page: int = 0, save_record: RecordSaver | None = None
+        self,
+        make_table: TableFactory,
+        page: int = 0,
+        save_record: RecordSaver | None = None,
+        keymap: KeyMap = US,
     ) -> None:
         super().__init__(id="help")
         self.make_table = make_table
+        self.keymap = keymap  # the players' keys: the key page and every "Try it" name them
         self.save_record = save_record  # F2 on the key page: the game so far, for a bug report
         self.saved = ""  # what the last F2 said (the file's path, or why it failed)
         self.page = page
@@ -85,7 +91,7 @@ class HelpScreen(Screen[None]):
         keys_page = self.page == 0
         body = Text(page.text)
         if keys_page:
-            body = Text(page.text + "\n\n") + key_map_text()
+            body = Text(page.text + "\n\n") + key_map_text(self.keymap)
             if self.saved:
                 body.append("\n\n" + self.saved, "bold")
         self.query_one("#help-text", Static).update(body)
@@ -123,10 +129,15 @@ class HelpScreen(Screen[None]):
             v.show(scene)
         page = PAGES[self.page]
         line = Text("Try it: ", "bold")
-        line.append(page.try_it)
+        line.append(page.try_line(self.keymap))
         if self.feedback:
             line = Text(self.feedback, "green bold")
         self.query_one("#help-try", Static).update(line)
+
+    def use_keys(self, keymap: KeyMap) -> None:
+        """The players' keys changed (F3's key setup): name the new ones."""
+        self.keymap = keymap
+        self.show_page()
 
     def action_page(self, step: int) -> None:
         self.page = (self.page + step) % len(PAGES)
@@ -141,7 +152,7 @@ class HelpScreen(Screen[None]):
     def action_key_setup(self) -> None:
         from spit_tui.app.keysetup import KeySetupScreen
 
-        self.app.push_screen(KeySetupScreen())
+        self.app.push_screen(KeySetupScreen(self.keymap))
 
     def action_reset(self) -> None:
         self.show_page()

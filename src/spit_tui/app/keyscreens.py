@@ -7,7 +7,7 @@ never asks again)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual import events
@@ -18,20 +18,23 @@ from textual.widgets import Static
 
 from spit_tui.keys import config
 from spit_tui.keys.detect import Detector, ask_hint, describe_key, where_else, whose_half
+from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.layout import Layout, preset
-from spit_tui.players import keymap
+
+
+@runtime_checkable
+class KeysHolder(Protocol):
+    """An app that holds the players' key map (the game's app)."""
+
+    keymap: KeyMap
+
+    def use_keys(self, keymap: KeyMap) -> None: ...
 
 
 def use_layout(app: App[object], layout: Layout) -> None:
-    """Make `layout` the one key table now, and relabel every board on show."""
-    from spit_tui.app.board import keys_lines
-    from spit_tui.app.views import SceneView
-
-    keymap.activate(layout)
-    keys_lines.cache_clear()
-    for screen in app.screen_stack:
-        for view in screen.query(SceneView):
-            view.redraw()
+    """Make `layout` the app's keys now: it relabels every board on show."""
+    if isinstance(app, KeysHolder):
+        app.use_keys(KeyMap.of(layout))
 
 
 def key_grid(layout: Layout) -> Text:

@@ -3,7 +3,7 @@
 It asks for each key in turn, the left player's then the right player's, row
 by row; it refuses a key already given, a key the app keeps for itself and
 anything that types no character, and once all 40 are in (and the whole map
-checks out) it writes the key config file and makes it the one key table.
+checks out) it writes the key config file and makes it the players' keys.
 Esc leaves everything as it was."""
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from textual.widgets import Static
 from spit_tui.app.keyscreens import key_grid, use_layout
 from spit_tui.engine import Player
 from spit_tui.keys import config
+from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.layout import ROW_NAMES, Layout, Position, describe_position, not_a_key, preset
 from spit_tui.keys.reserved import RESERVED_KEYS
-from spit_tui.players import keymap
 
 ORDER: tuple[Position, ...] = tuple(
     (r, c) for half in (range(5), range(5, 10)) for r in (1, 2, 3, 0) for c in half
@@ -34,9 +34,9 @@ class KeySetupScreen(ModalScreen[None]):
         Binding("escape", "cancel", "leave the keys as they were", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, keys: KeyMap) -> None:
         super().__init__(id="key-setup")
-        self.base = preset(keymap.ACTIVE.name)
+        self.base = preset(keys.name)  # the preset the players' keys start from
         self.chosen: dict[Position, str] = {}
         self.note = ""
         self.saved: Layout | None = None

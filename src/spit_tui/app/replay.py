@@ -32,6 +32,7 @@ from spit_tui.app.views import SceneView
 from spit_tui.clock import VirtualClock, clock_text
 from spit_tui.command import Parser, UsageError, command
 from spit_tui.engine import Game, Record, Source
+from spit_tui.keys.keymap import US
 from spit_tui.names import board_names
 from spit_tui.store.resume import computer_seats
 from spit_tui.table import Outcome, Table
@@ -139,7 +140,8 @@ class ReplayMode(Mode):
         return table
 
     def _seated(self, game: Game) -> Table:
-        table = Table(game, VirtualClock(0.0))  # the game began at 0
+        keys = US if self._app is None else self._app.keymap  # the viewer's, as the game's
+        table = Table(game, VirtualClock(0.0), keymap=keys)  # the game began at 0
         names = (self.record.tags.get("Left"), self.record.tags.get("Right"))
         computer = computer_seats(self.record.tags)
         if names[0] and names[1]:

@@ -22,7 +22,8 @@ from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock
 from spit_tui.engine import Player
-from spit_tui.players.keymap import Intent
+from spit_tui.keys.intent import Intent
+from spit_tui.keys.keymap import KeyMap
 from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
 
@@ -35,6 +36,7 @@ class Playing(Protocol):
     neither pretends to be the other."""
 
     clock: GameClock
+    keymap: KeyMap  # the players' keys, which the app hands over (SpitApp.use_keys)
 
     def subscribe(self, sub: Subscription) -> Subscription: ...
 

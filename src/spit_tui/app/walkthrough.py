@@ -4,6 +4,7 @@ tries the move with the real keys, and last what each computer level is like."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from rich.style import Style
@@ -11,6 +12,7 @@ from rich.text import Text
 
 from spit_tui.app.cards import card_face
 from spit_tui.engine import (
+    PLAYERS,
     Card,
     Event,
     Fill,
@@ -23,8 +25,9 @@ from spit_tui.engine import (
     not_an_action,
     parse_position,
 )
+from spit_tui.keys.intent import Intent, Row
+from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.reserved import RESERVED
-from spit_tui.players.keymap import ACTIVE, KEY_ROWS, Row, label
 from spit_tui.players.ladder import LADDER, NAMED, PLACEMENT
 from spit_tui.players.ladder import describe as describe_level
 
@@ -33,12 +36,31 @@ class Page(NamedTuple):
     title: str
     text: str
     position: str | None = None  # engine notation; None: a page without a live board
-    try_it: str = ""
+    try_it: str = ""  # names keys as {La1}: see `try_keys`
 
     def start(self) -> Position | None:
         if not self.position:
             return None
         return complete_position(parse_position(self.position, check=False))
+
+    def try_line(self, keys: KeyMap) -> str:
+        """The "Try it" line with the keys of `keys`: each {La1} becomes "[Q]"."""
+        return _KEY_FIELD.sub(lambda m: f"[{keys.label(keys.key(_field(m)))}]", self.try_it)
+
+    def try_keys(self) -> list[Intent]:
+        """The keys the "Try it" line names, in order. A field is {La1}: the
+        player (L or R), the row (a, b, f for fill, n for the number row) and the
+        stockpile (1-5), so the line names the same key on every layout."""
+        return [_field(m) for m in _KEY_FIELD.finditer(self.try_it)]
+
+
+_KEY_FIELD = re.compile(r"\{([LR])([abfn])([1-5])\}")
+_FIELD_ROWS = {"a": Row.PILE_A, "b": Row.PILE_B, "f": Row.FILL, "n": Row.FLIP}
+
+
+def _field(m: re.Match[str]) -> Intent:
+    player = PLAYERS["LR".index(m.group(1))]
+    return Intent(player, _FIELD_ROWS[m.group(2)], int(m.group(3)) - 1)
 
 
 _ROW_NAMES = {
@@ -49,17 +71,17 @@ _ROW_NAMES = {
 }
 
 
-def key_map_text() -> Text:
-    """The keyboard picture, drawn from the one key table."""
+def key_map_text(keys: KeyMap) -> Text:
+    """The keyboard picture, drawn from the players' key map."""
     out = Text()
     out.append("Keyboard layout: ", Style(dim=True))
-    out.append(f"{ACTIVE.name}, {ACTIVE.description}", Style(bold=True))
+    out.append(f"{keys.name}, {keys.description}", Style(bold=True))
     out.append("   (--layout NAME, or F3 here: your own keys)\n\n", Style(dim=True))
     out.append(f"{'':26}{'LEFT player':<20}RIGHT player\n", Style(bold=True))
     for row in (Row.FLIP, Row.PILE_A, Row.PILE_B, Row.FILL):
         out.append(f"{_ROW_NAMES[row]:<26}", Style(dim=True))
-        for chars in (KEY_ROWS[p][row] for p in KEY_ROWS):
-            out.append(" ".join(label(c) for c in chars), Style(color="cyan", bold=True))
+        for chars in (keys.row_keys(p, row) for p in PLAYERS):
+            out.append(" ".join(keys.label(c) for c in chars), Style(color="cyan", bold=True))
             out.append(" " * 11)
         out.append("\n")
     out.append(f"{'stockpile':<26}1 2 3 4 5{' ' * 11}1 2 3 4 5\n\n", Style(dim=True))
@@ -109,7 +131,7 @@ PAGES: tuple[Page, ...] = (
         "plays a stockpile's card onto pile a, the middle row onto pile b, and the\n"
         "card beneath turns up by itself.",
         "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0",
-        "LEFT: [Q] plays 7♥, [S] K♠ on A♣.  RIGHT: [Y] plays 9♥, [K] 2♣ on A♣.",
+        "LEFT: {La1} plays 7♥, {Lb2} K♠ on A♣.  RIGHT: {Ra1} plays 9♥, {Rb3} 2♣ on A♣.",
     ),
     Page(
         "Filling a gap  (R9, R10, D4)",
@@ -118,7 +140,7 @@ PAGES: tuple[Page, ...] = (
         "beneath it turns up. Moving a lone card changes nothing, so it is refused.\n"
         "There are never more than five stockpiles.",
         "play 1 two - :3h/4c5c:Jd/-/:Ks/7d:8d 9h 2s/9s :Qh/:Qc/-/Ah2h:3c/:7c Th 0,0",
-        "LEFT: [X] moves J♦ to the gap, [Z] (a lone 3♥) is refused. RIGHT: [.]",
+        "LEFT: {Lf2} moves J♦ to the gap, {Lf1} (a lone 3♥) is refused. RIGHT: {Rf4}",
     ),
     Page(
         "Spit!  (R6, R13, D6, D7, D12)",
@@ -135,7 +157,7 @@ PAGES: tuple[Page, ...] = (
         "first and yours no longer fits, nothing moves and you are told \"too late\".\n"
         "There is no penalty for that, or for a wrong key.",
         "play 1 two - :7h/4c:Kc/-/-/- TcTd 8s/3c :9d/5s:Kd/-/-/- 2h2d 0,0",
-        "Both press the top row at once: LEFT [Q] (7♥), RIGHT [Y] (9♦).",
+        "Both press the top row at once: LEFT {La1} (7♥), RIGHT {Ra1} (9♦).",
     ),
     Page(
         "The slap  (R14, R15, D8, D13)",
@@ -144,7 +166,7 @@ PAGES: tuple[Page, ...] = (
         "the first slap takes the pile slapped, the other player gets the other pile.\n"
         "Top row slaps pile a, middle row b. A slap in the first 0.2 s does not count.",
         "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0",
-        "Slap pile a (3 cards): LEFT [Q], RIGHT [Y].  Pile b: [A] or [H].",
+        "Slap pile a (3 cards): LEFT {La1}, RIGHT {Ra1}.  Pile b: {Lb1} or {Rb1}.",
     ),
     Page(
         "One pile  (R16, R17, R18, D9, D11)",
@@ -153,7 +175,7 @@ PAGES: tuple[Page, ...] = (
         "key rows play onto it. The first to clear their stockpiles takes nothing; the\n"
         "other player takes the pile.",
         "play 3 one:R - :7h/:6c/:Qs/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
-        "LEFT: [Q] or [A] plays 7♥ (either row), then [W] or [S] plays 6♣.",
+        "LEFT: {La1} or {Lb1} plays 7♥ (either row), then {La2} or {Lb2} plays 6♣.",
     ),
     Page(
         "Winning  (R19, R20, D10)",
@@ -162,7 +184,7 @@ PAGES: tuple[Page, ...] = (
         "\"last rounds: ◂+4 ▸+2\": LEFT shed 4 more cards than RIGHT, then RIGHT 2 more.\n"
         "Points (--variant points): a held card scores 1, lowest at 100 wins (--target)",
         "play 4 one:R - :7h/:6c/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0",
-        "LEFT: [Q] then [W]: play your last two cards and win the game.",
+        "LEFT: {La1} then {La2}: play your last two cards and win the game.",
     ),
     Page("The computer  (--vs-computer --level LEVEL)", computer_text()),
 )

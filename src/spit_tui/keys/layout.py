@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 from spit_tui.command import shown
 from spit_tui.engine import Player
+from spit_tui.keys.intent import ROWS, Intent
 from spit_tui.keys.names import key_name
 from spit_tui.keys.presets import PRESETS
 from spit_tui.keys.reserved import RESERVED_KEYS
-from spit_tui.players.keymap import ROWS, Intent
 
 Key = tuple[str, str]  # (unshifted, shifted); "" where a level gives nothing
 Position = tuple[int, int]

@@ -50,7 +50,8 @@ from textual.keys import Keys, _character_to_key
 from textual.message import Message
 
 from spit_tui.keys.guard import FragmentGuard
-from spit_tui.players.keymap import Intent, intent_for
+from spit_tui.keys.intent import Intent
+from spit_tui.keys.keymap import KeyMap
 
 QUERY = "\x1b[?u"
 WANTED_FLAGS = 1 | 2 | 4 | 8 | 16  # disambiguate, event types, alternate keys, all keys, text
@@ -262,14 +263,15 @@ def driver_for(cls: type[Driver]) -> type[Driver]:
 REPEATABLE = frozenset({"left", "right", "up", "down", "pageup", "pagedown"})
 
 
-def game_intent(event: events.Key) -> tuple[Intent | None, bool]:
-    """(what this key means in the game, whether it is a held key's repeat).
+def game_intent(event: events.Key, keys: KeyMap) -> tuple[Intent | None, bool]:
+    """(what this key means in the game on `keys`, whether it is a held key's repeat).
 
     The one place the app turns a key event into an Intent: by its physical key
-    where the terminal reported one, else by its character (keymap.intent_for)."""
+    where the terminal reported one, else by its character (KeyMap.intent_for)."""
     if type(event) is KittyKey:
-        return intent_for(event.key, event.character, event.base), event.kind is KeyKind.REPEAT
-    return intent_for(event.key, event.character), False
+        found = keys.intent_for(event.key, event.character, event.base)
+        return found, event.kind is KeyKind.REPEAT
+    return keys.intent_for(event.key, event.character), False
 
 
 def drop_repeat(event: events.Key) -> bool:

@@ -20,8 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from spit_tui.engine import Action, Fill, Flip, Phase, Play, Ready, Slap
+from spit_tui.keys.intent import Row
 from spit_tui.players.bot import make_policy
-from spit_tui.players.keymap import Row
 from spit_tui.players.level import Level
 from spit_tui.players.policy import Policy
 from spit_tui.players.view import must_say_spit, play_actions

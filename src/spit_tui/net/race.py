@@ -9,7 +9,7 @@ and its tests start each race from here.
 from __future__ import annotations
 
 from spit_tui.engine import Game, Player, parse_position
-from spit_tui.players.keymap import Row
+from spit_tui.keys.intent import Row
 from spit_tui.table import Table
 
 RACE = (

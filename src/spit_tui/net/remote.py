@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 from spit_tui.clock import GameClock
 from spit_tui.engine import SLOTS, Phase, Player
-from spit_tui.players.keymap import Intent, Row, key_for
+from spit_tui.keys.intent import Intent, Row
+from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Said, Scene
 from spit_tui.subscription import Subscribers, Subscription
@@ -46,8 +47,11 @@ def _mark(v: Scene) -> tuple[object, ...]:
 class RemoteSeat:
     """One seat's view of a game on a host; keys go to `press`."""
 
-    def __init__(self, seat: Player, press: Press, clock: GameClock, stale_s: float) -> None:
+    def __init__(
+        self, seat: Player, press: Press, clock: GameClock, stale_s: float, keymap: KeyMap = US
+    ) -> None:
         self.me = seat
+        self.keymap = keymap  # the player's keys: what a decision calls the key pressed
         self.press = press
         self.clock = clock
         self.stale_s = stale_s
@@ -151,7 +155,7 @@ class RemoteSeat:
 
     def submit_intent(self, intent: Intent) -> Decision:
         p = intent.player
-        key = key_for(p, intent.row, intent.slot)
+        key = self.keymap.key(intent)
         if self._repeat(key):
             return self._decide(p, "repeat", key, quiet=True)
         if p is not self.me:
@@ -169,7 +173,7 @@ class RemoteSeat:
 
     def ignore_repeat(self, intent: Intent) -> Decision:
         """A held key's repeat, as the terminal reports it: logged, shown to no one."""
-        key = key_for(intent.player, intent.row, intent.slot)
+        key = self.keymap.key(intent)
         self._repeat(key)
         return self._decide(intent.player, "repeat", key, quiet=True)
 

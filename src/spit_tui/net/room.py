@@ -29,8 +29,8 @@ from typing import Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Game, Player
+from spit_tui.keys.intent import Intent, Row
 from spit_tui.names import MAX_CELLS
-from spit_tui.players.keymap import Intent, Row
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Table
 

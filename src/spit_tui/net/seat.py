@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from spit_tui.engine import Phase, Player
+from spit_tui.keys.intent import Row
 from spit_tui.paths import state_dir, write_whole
-from spit_tui.players.keymap import Row
 from spit_tui.userfiles import FileRefused, private_dir, read_small
 
 from .client import Client, JoinRefused

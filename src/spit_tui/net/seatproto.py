@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from spit_tui.engine import Player
-from spit_tui.players.keymap import Row
+from spit_tui.keys.intent import Row
 from spit_tui.scene import Scene
 
 from .latency import PING_S

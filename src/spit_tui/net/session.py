@@ -7,7 +7,7 @@ anything wrong. No sockets: the host (net.host) hands it frames."""
 from __future__ import annotations
 
 from spit_tui.engine import Player
-from spit_tui.players.keymap import Row
+from spit_tui.keys.intent import Row
 
 from .limits import Bucket
 from .protocol import VERSION, Message, ProtocolError, check_client_message
