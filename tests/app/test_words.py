@@ -117,14 +117,14 @@ def test_no_rule_codes_in_what_players_read() -> None:
     for text in [t for t, _ in messages] + sorted(banners):
         assert not RULE_CODE.search(text), f"a rule code in {text!r}"
     for page in PAGES:  # the help's page titles may cite rules; its words may not
-        for text in (page.text, page.try_it):
+        for text in (page.text, page.try_line(US)):
             assert not RULE_CODE.search(text), f"a rule code in help: {text!r}"
 
 
 def test_plain_words_for_players() -> None:
     """Second person for YOU, neutral words for anyone else (no "his", no "YOU wins")."""
     messages, banners = storm_texts()
-    help_text = [p.text for p in PAGES] + [p.try_it for p in PAGES]
+    help_text = [p.text for p in PAGES] + [p.try_line(US) for p in PAGES]
     for text in [t for t, _ in messages] + sorted(banners) + help_text:
         assert not re.search(r"\b(his|he|him|himself)\b", text, re.I), text
         assert not re.search(r"\bYOU (wins|has|cleared|took)\b", text), text
