@@ -112,6 +112,7 @@ LAYERS: dict[str, int] = {
     "story": 2,  # whose card is where: built from engine events only
     "table": 3,
     "scene": 3,  # what a screen shows: the table builds it, every screen draws it
+    "subscription": 3,  # the table's listeners
 }
 TOP = 4
 PEERS_APART = {("keys", "players"), ("players", "keys")}
@@ -126,9 +127,13 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "--level's argument type names the computer's levels: imported inside the "
         "function, only by a command that takes a level"
     ),
+    ("players/bot.py", "subscription"): "Bot follows the Table it drives (see above)",
     ("players/auto.py", "store"): (
-        "--level auto starts from the person's stored reaction times: read from the "
-        "history on first use only (a function-level import)"
+        "--level auto starts from the person's stored figures: read from the history "
+        "on first use only (function-level imports)"
+    ),
+    ("players/auto.py", "subscription"): (
+        "--level auto moves after each round: it listens to the Table the computer plays at"
     ),
 }
 
