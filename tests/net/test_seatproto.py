@@ -80,3 +80,9 @@ def test_a_seat_sends_keys_and_nothing_once_ended() -> None:
     assert proto.unsent(proto.max_out + 1)[0].kind == "stuck"
     proto.press(Row.PILE_A, 0)
     assert proto.data_to_send() == b""
+
+
+def test_a_seat_asks_for_a_rematch() -> None:
+    _, proto = feed([WELCOME])
+    proto.rematch()
+    assert proto.messages_to_send() == [{"type": "rematch"}]

@@ -209,7 +209,8 @@ class Client:
 
     def rematch(self) -> None:
         """Ask for another game in this room (after game over; both must ask)."""
-        self._send({"type": "rematch"})
+        self.proto.rematch()
+        self._flush()
 
     async def changed(self, timeout: float | None = None) -> bool:
         """Wait for a new view (or the end); False if `timeout` passed first."""

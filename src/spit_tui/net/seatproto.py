@@ -110,6 +110,10 @@ class SeatProtocol:
     def bye(self) -> None:
         self._send({"type": "bye"})
 
+    def rematch(self) -> None:
+        """Ask for another game in this room (after game over; both must ask)."""
+        self._send({"type": "rematch"})
+
     def _send(self, msg: Message) -> None:
         if self.ended is None:
             self._out.append(msg)
