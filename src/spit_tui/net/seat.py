@@ -221,6 +221,8 @@ class LocalSeat:
         for msg in self.proto.messages_to_send():
             if msg["type"] == "intent":
                 self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
+            elif msg["type"] == "rematch":
+                self.room.want_rematch(self.seat)
             elif msg["type"] == "pong":
                 # No wire: answered at once, so the host measures this seat as 0 ms
                 # away and holds it for the remote seat's distance (net.latency).
@@ -229,7 +231,8 @@ class LocalSeat:
 
     def rematch(self) -> None:
         if not self.closed:
-            self.room.want_rematch(self.seat)
+            self.proto.rematch()
+            self._deliver()
 
     def attach(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Take the seat and start showing the room on `table`."""
