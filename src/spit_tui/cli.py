@@ -60,6 +60,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
     "host": Subcommand("spit_tui.net.hostcmd", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
+    "watch": Subcommand("spit_tui.net.watchcmd", "watch a game a host runs"),
     "serve": Subcommand("spit_tui.web.serve", "play in a browser (two players, one keyboard)"),
     "ssh-serve": Subcommand("spit_tui.ssh.servecmd", "friends play over ssh, nothing installed"),
 }

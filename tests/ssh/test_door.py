@@ -286,3 +286,36 @@ async def test_two_guests_pressing_enter_are_paired_and_see_each_others_names(
         for screen in screens:  # each board names both players
             await screen.wait_for(b"ana")
             await screen.wait_for(b"ben")
+
+
+async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        players = []
+        for name in ("ana", "ben"):
+            g = await connect(s, name)
+            screen = await g.open()
+            await screen.wait_for(b"(like k3f9q-2x7mz): ")
+            g.send(b"\r")
+            players.append(screen)
+        for screen in players:
+            await screen.wait_for(b"both press any key")
+        (code,) = s.host.lobby.rooms
+        carl = await connect(s, "carl")
+        c = await carl.open()
+        await c.wait_for(b"w CODE: watch")
+        await c.wait_for(b"(like k3f9q-2x7mz): ")
+        carl.send(f"w {code}\r".encode())
+        await c.wait_for(b"both press any key")
+        await c.wait_for(b"ben")
+        (room,) = s.host.lobby.rooms.values()
+        assert len(room.watchers) == 1
+        await asyncio.sleep(0.6)  # past the stale-key window of the spit call
+        carl.send(b"q")  # no key plays
+        await c.wait_for(b"watching: no keys play here")
+        assert not [d for d in room.table.decisions if d.source == "key"]
+        carl.send(b"\x11")  # Ctrl+Q
+        await c.wait_closed()
+        assert c.status == 0 and bytes(c.out).endswith(RESTORE)
+        async with asyncio.timeout(10):
+            while room.watchers:
+                await asyncio.sleep(0.05)

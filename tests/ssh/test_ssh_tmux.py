@@ -1,10 +1,11 @@
 """Real OpenSSH clients (`ssh`, Debian's openssh-client) in real terminals
 (tmux on a private socket) against the SSH door on 127.0.0.1.
 
-- Two guests: one makes a room (Enter at the question), the other comes in
+- Two guests: one makes a room (`n` at the question), the other comes in
   with the code the first one's board shows (`ssh -t NAME@HOST CODE`); keys
-  from both terminals start the round and play; each quits; every terminal
-  is left as it was (normal screen, cursor shown).
+  from both terminals start the round and play; a third watches (`ssh -t
+  NAME@HOST w CODE`) and quits; each player quits; every terminal is left as
+  it was (normal screen, cursor shown).
 - A guest whose ssh is killed mid-game: the other is told, and its terminal
   too is restored when it leaves.
 - (slow) A whole game, each key chosen from the host's table and typed into
@@ -145,6 +146,14 @@ def test_two_openssh_clients_play_and_leave_their_terminals_as_they_were(
     guests.shot("in play", "ana", "ben")
     keys = door.read(lambda: [d for d in room.table.decisions if d.source == "key"])
     assert {d.player for d in keys} == set(room.seats)
+    guests.ssh("carl", "carl", "w", room.code)  # a watcher in a third terminal
+    watching = guests.wait("carl", "play!")
+    assert "ana" in watching and "ben" in watching
+    guests.shot("carl watches", "ana", "ben", "carl")
+    assert door.read(lambda: len(room.watchers)) == 1
+    guests.key("carl", "C-q")  # a watcher quits at once: nothing of theirs is lost
+    ended = guests.wait("carl", "EXIT=")
+    assert "EXIT=0" in ended and guests.restored("carl")
     ended = guests.quit("ben")
     assert "EXIT=0" in ended and "Traceback" not in ended
     assert guests.restored("ben")

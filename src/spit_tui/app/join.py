@@ -33,9 +33,15 @@ class SeatMode(Mode):
     names_key = ""  # the names are the host's: no F4 on the banner
     new_games = False  # the host starts games; Enter does nothing here
 
-    def __init__(self, start: Start, rematch: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, start: Start, rematch: Callable[[], None] | None = None, watching: bool = False
+    ) -> None:
         self._start = start
         self._rematch = rematch
+        if rematch is None:  # a watcher, or a seat that cannot ask
+            self.over_keys = "Ctrl+Q: quit"
+        if watching:  # nothing of a watcher's is lost by quitting: no question
+            self.asks_before_quit = False
 
     def enter_after_game(self, app: SpitApp) -> bool:
         """Enter after game over asks the host for a rematch; the host starts
@@ -66,7 +72,12 @@ class SeatMode(Mode):
         return "The game is kept on the host: its history has it."
 
 
-def seat_app(seat: Playing, start: Start, rematch: Callable[[], None] | None = None) -> SpitApp:
+def seat_app(
+    seat: Playing,
+    start: Start,
+    rematch: Callable[[], None] | None = None,
+    watching: bool = False,
+) -> SpitApp:
     """The app as `seat` shows it (a RemoteSeat), with `start` its task and
-    `rematch` what asks the host for another game."""
-    return SpitApp(seat=seat, mode=SeatMode(start, rematch))
+    `rematch` what asks the host for another game (`watching`: a watcher's)."""
+    return SpitApp(seat=seat, mode=SeatMode(start, rematch, watching))

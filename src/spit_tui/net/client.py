@@ -107,10 +107,31 @@ class Client:
 
         `local_addr` fixes our end's address and port (the fairness benchmark
         tells seats apart by port to delay them with tc netem)."""
-        reader, writer = await asyncio.open_connection(host, port, local_addr=local_addr)
         loop = asyncio.get_running_loop()
         proto = SeatProtocol(loop.time())
         proto.hello(code, seat, token, name)
+        return await cls._handshake(host, port, proto, timeout, local_addr)
+
+    @classmethod
+    async def watch(cls, host: str, port: int, code: str, timeout: float = JOIN_S) -> Client:
+        """Connect and watch room `code` (its public board, drawn as LEFT's
+        side; no keys); JoinRefused (with the host's reason) or OSError."""
+        proto = SeatProtocol(asyncio.get_running_loop().time())
+        proto.watch(code)
+        return await cls._handshake(host, port, proto, timeout)
+
+    @classmethod
+    async def _handshake(
+        cls,
+        host: str,
+        port: int,
+        proto: SeatProtocol,
+        timeout: float,
+        local_addr: tuple[str, int] | None = None,
+    ) -> Client:
+        """Connect, send what `proto` has to send, and wait for the welcome."""
+        loop = asyncio.get_running_loop()
+        reader, writer = await asyncio.open_connection(host, port, local_addr=local_addr)
         writer.write(proto.data_to_send())
         events: list[Event] = []
         try:

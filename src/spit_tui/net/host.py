@@ -254,6 +254,7 @@ class Host:
         """Forget a room; its task, if it still has one."""
         if self.lobby.rooms.get(room.code) is room:
             del self.lobby.rooms[room.code]
+        room.send_watchers_away("the game has ended and its players have gone")
         if self.history is not None:
             self.history.detach(room.table)
         return self._room_tasks.pop(room.code, None)
@@ -365,6 +366,7 @@ class Host:
         for room in list(self.lobby.rooms.values()):
             room.on_seats = lambda: None
             self._store(room)
+            room.send_watchers_away("the host is stopping")
             for seat in room.seats.values():
                 if seat.conn is not None:
                     seat.conn.close("the host is stopping")

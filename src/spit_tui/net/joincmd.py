@@ -118,22 +118,22 @@ def invite_line() -> str | None:
     return line if 0 < len(line) <= 200 and line.isascii() and line.isprintable() else None
 
 
-def unreachable(host: str, port: int, e: BaseException) -> str:
+def unreachable(host: str, port: int, e: BaseException, prog: str = NAME) -> str:
     """Why no host answered at HOST:PORT, in words a player can act on (one line)."""
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if isinstance(e, socket.gaierror):
-        return f"{NAME}: no machine called {shown(host)} was found: is the name right?"
+        return f"{prog}: no machine called {shown(host)} was found: is the name right?"
     if isinstance(e, ConnectionRefusedError):
-        return f"{NAME}: nothing is listening at {where}: is the host running?"
+        return f"{prog}: nothing is listening at {where}: is the host running?"
     if isinstance(e, TimeoutError) or (isinstance(e, OSError) and e.errno == errno.ETIMEDOUT):
         return (
-            f"{NAME}: {where} did not answer in time: is the host running, "
+            f"{prog}: {where} did not answer in time: is the host running, "
             "and is nothing (a firewall) in the way?"
         )
     if isinstance(e, OSError) and e.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
-        return f"{NAME}: {where} cannot be reached from this machine: is the address right?"
+        return f"{prog}: {where} cannot be reached from this machine: is the address right?"
     why = e.strerror if isinstance(e, OSError) and e.strerror else str(e) or "no answer"
-    return f"{NAME}: cannot reach {where}: {shown(why)}"
+    return f"{prog}: cannot reach {where}: {shown(why)}"
 
 
 def _refused(e: JoinRefused) -> str:

@@ -24,7 +24,7 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any
 
-VERSION = 2  # 2: a seat's name in hello; quick matches; rematches (docs/protocol.md, Versions)
+VERSION = 2  # 2: names in hello, quick, rematch, watch (docs/protocol.md, Versions)
 MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 900
 HEADER = struct.Struct(">I")
 FRAME_S = 5.0  # a frame that has begun must be complete this soon (slow drip)
@@ -164,6 +164,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "new_room": {},
     "quick": {},
     "rematch": {},
+    "watch": {"code": text},
     "bye": {},
 }
 
@@ -180,6 +181,7 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "pong": {"id": int_in(0, PING_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
     "room": {"code": text},
+    "watching": {"room": text, "stale_s": seconds(0, 10)},
     "bye": {"reason": text},
 }
 

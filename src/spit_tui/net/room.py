@@ -48,6 +48,7 @@ ROOM_RATE = 5.0  # rooms a second the whole host makes for `new_room`, on averag
 ROOM_BURST = 50.0  # and at once
 MAX_ROOMS = 1000  # rooms one host holds at most
 LIVE_S = 1.6  # a seat that answered no ping for this long may be taken over by its token
+MAX_WATCHERS = 50  # watchers of one room at once
 PING_SHOW_MS = 5  # a seat's shown ping is resent when it moves by this much
 
 
@@ -113,6 +114,8 @@ class Room:
     owner: str | None = None  # the client address that asked for it (`new_room`)
     played_at: float = 0.0  # the host's time of the last card played (or of its making)
     rematch: set[Player] = field(default_factory=set)  # seats that asked for another game
+    watchers: list[Conn] = field(default_factory=list)  # at most MAX_WATCHERS
+    watch_sent: Message | None = None  # the last view the watchers were sent
     games: int = 1  # games played in this room, this one included
 
     def __post_init__(self) -> None:
@@ -164,6 +167,44 @@ class Room:
         p = free[0]
         self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
         return p, self.seats[p].token or ""
+
+    def watch(self, conn: Conn) -> str | None:
+        """A watcher comes: it gets the public board from now on (None), or
+        why not. A watcher sees what both players see of each other: no
+        face-down card, no spit pile, no seat's own message."""
+        if len(self.watchers) >= MAX_WATCHERS:
+            return f"this room has {MAX_WATCHERS} watchers already"
+        self.watchers.append(conn)
+        self._show_watchers([conn], force=True)
+        return None
+
+    def unwatch(self, conn: Conn) -> None:
+        if conn in self.watchers:
+            self.watchers.remove(conn)
+
+    def send_watchers_away(self, reason: str) -> None:
+        """The room ends: each watcher is told why and closed."""
+        for conn in list(self.watchers):
+            conn.close(reason)
+        self.watchers.clear()
+
+    def _show_watchers(self, watchers: list[Conn], force: bool = False) -> None:
+        """Each watcher's view: sent now, never held, never waited for; a
+        watcher behind on reading skips views until it has caught up (the
+        newest is sent then), so a slow watcher never slows the room."""
+        if not watchers:
+            return
+        pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
+        msg = seat_view(self.table, Player.LEFT, self.waiting, pings, 0)
+        msg["message"] = None  # LEFT's own: not the watchers'
+        same = dict(msg, times=None)  # the clocks alone are no change worth sending
+        if same == self.watch_sent and not force:
+            return
+        self.watch_sent = same
+        for conn in watchers:
+            busy = getattr(conn, "busy", None)
+            if busy is None or not busy():
+                conn.send(msg)
 
     def want_rematch(self, p: Player) -> None:
         """A seat asks for another game after game over: the other is told;
@@ -307,6 +348,7 @@ class Room:
         pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
         hold = self.holds() if self.hold_views else (0.0, 0.0)
         clock = self.table.clock
+        self._show_watchers(self.watchers)
         for p, seat in self.seats.items():
             if seat.conn is None:
                 continue

@@ -103,9 +103,17 @@ class SeatProtocol:
     ) -> None:
         self._send(hello(code, seat, token, name))
 
+    def watch(self, code: str) -> None:
+        """Watch room `code` instead of taking a seat: its views come as LEFT's."""
+        self._send({"type": "watch", "code": code})
+
     def press(self, row: Row, slot: int) -> None:
         """A key of this seat's half."""
         self._send(intent(row.value, slot))
+
+    def rematch(self) -> None:
+        """Another game in this room, after game over (both seats must ask)."""
+        self._send({"type": "rematch"})
 
     def bye(self) -> None:
         self._send({"type": "bye"})
@@ -200,6 +208,9 @@ class SeatProtocol:
         if kind == "pong":
             return []  # a seat sends no pings: nothing to match
         if self.seat is None:
+            if kind == "watching":  # a watcher: the views are drawn as LEFT's side
+                self.seat = Player.LEFT
+                return [Welcomed(Player.LEFT, "", msg["room"], float(msg["stale_s"]))]
             if kind != "welcome":
                 raise ProtocolError(f"a {kind} message before the welcome")
             self.seat = seat = Player(SEAT_NAMES.index(msg["seat"]))

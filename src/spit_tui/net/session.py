@@ -28,6 +28,7 @@ class Session:
         self.room: Room | None = None
         self.seat: Player | None = None
         self.made_room = False
+        self.watching: Room | None = None
         self.closed = False
 
     def receive(self, body: bytes, now: float) -> None:
@@ -66,6 +67,10 @@ class Session:
             self._hello(msg, now)
         elif kind in ("new_room", "quick"):
             self._room(kind, now)
+        elif kind == "watch":
+            self._watch(msg, now)
+        elif self.watching is not None:
+            self.close("a watcher has no keys")
         elif self.room is None or self.seat is None:
             self.close("say hello first")
         elif kind == "pong":
@@ -90,8 +95,24 @@ class Session:
         self.made_room = True
         self.conn.send({"type": "room", "code": room.code})
 
+    def _watch(self, msg: Message, now: float) -> None:
+        """Watch a room: its public board, no keys."""
+        if self.room is not None or self.watching is not None:
+            self.close("one room per connection")
+            return
+        room = self.lobby.rooms.get(normal_code(msg["code"]))
+        if room is None:
+            self.close("no room with that code")
+            return
+        self.conn.send({"type": "watching", "room": room.code, "stale_s": room.table.stale_s})
+        why = room.watch(self.conn)
+        if why is not None:
+            self.close(why)
+            return
+        self.watching = room
+
     def _hello(self, msg: Message, now: float) -> None:
-        if self.room is not None:
+        if self.room is not None or self.watching is not None:
             self.close("a second hello")
             return
         room = self.lobby.rooms.get(normal_code(msg["code"]))
@@ -130,5 +151,8 @@ class Session:
     def ended(self) -> None:
         """The connection is gone (closed here, or by the other side): free its seat."""
         self.closed = True
+        if self.watching is not None:
+            self.watching.unwatch(self.conn)
+            self.watching = None
         if self.room is not None and self.seat is not None:
             self.room.detach(self.seat, self.conn)

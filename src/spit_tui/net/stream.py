@@ -16,6 +16,7 @@ import struct
 from .protocol import Message, encode, refused
 
 WRITE_LIMIT = 256 * 1024  # bytes waiting to go to a client that is not reading
+WATCH_LIMIT = 16 * 1024  # bytes waiting to a watcher before it skips views
 LINGER_S = 0.5  # after a refusal, how long what the client still sends is read and dropped
 ABORT_S = 2.0  # then how long a client that reads nothing has to take the goodbye
 TCP_INFO_SIZE = 232  # bytes of struct tcp_info asked for (Linux 4.6 and later have this much)
@@ -45,6 +46,10 @@ class StreamConn:
             return None
         (us,) = struct.unpack_from("=I", info, TCPI_MIN_RTT)
         return None if us in (0, 0xFFFFFFFF) else us / 1e6
+
+    def busy(self) -> bool:
+        """More than WATCH_LIMIT waits to go: a watcher skips views meanwhile."""
+        return self.writer.transport.get_write_buffer_size() > WATCH_LIMIT
 
     def send(self, msg: Message) -> None:
         if self.closed:

@@ -323,6 +323,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         self._line(f"{PROG}: hello {self.name}.")
         self._line("Enter: a quick match (you play the next player who comes)")
         self._line("n: a new room, with a line to send a friend")
+        self._line("w CODE: watch the game in room CODE")
         self._send(b"or a room code (like k3f9q-2x7mz): ")
 
     async def _answer(self, text: str) -> None:
@@ -337,13 +338,16 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
                 return self.end(1, f"no room: the game host said: {e or 'nothing'}")
             invite = self.door.invite(self._reached(), code)
         else:
+            watch = text.lower().startswith("w ")
             try:
-                code = check_code(text)
+                code = check_code(text[2:] if watch else text)
             except UsageError as e:
                 if self.command is not None:
                     return self.end(2, str(e))
                 self._line(str(e))
                 return self._ask()
+            if watch:
+                return await self._play(code, None, "watch")
         await self._play(code, invite)
 
     def _reached(self) -> str:
@@ -386,11 +390,11 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             env["SPIT_INVITE"] = invite
         return env
 
-    async def _play(self, code: str, invite: str | None) -> None:
+    async def _play(self, code: str, invite: str | None, command: str = "join") -> None:
         if self.ending is not None:
             return
         host, port = self.door.game_host
-        argv = ["join", f"{host}:{port}", code]
+        argv = [command, f"{host}:{port}", code]
         game = GuestPty(argv, self._env(invite), self.size, self._send, self._game_over)
         try:
             await game.start()

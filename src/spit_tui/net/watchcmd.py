@@ -1,0 +1,98 @@
+"""`spit-tui watch HOST[:PORT] CODE`: watch a game a host runs, its public board.
+
+A watcher sees what both players see of each other (no face-down card, no
+spit pile, no player's own message), drawn as the left player's side of the
+table is; no key plays (each says so), Ctrl+Q quits. A room takes at most 50
+watchers; one that cannot keep up skips to the latest board. Everything that
+can go wrong before the board is up is one line and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable
+
+from spit_tui.command import PROG, Parser, command
+from spit_tui.engine import Player
+from spit_tui.startup import Board
+
+from .client import JOIN_S, Client, JoinRefused
+from .host import DEFAULT_PORT
+from .joincmd import check_code, parse_address, unreachable
+from .remote import RemoteSeat
+
+NAME = f"{PROG} watch"
+NO_KEYS = "watching: no keys play here (Ctrl+Q quits)"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = Parser(prog=NAME, description="Watch a game that 'spit-tui host' runs.")
+    p.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
+    p.add_argument("code", metavar="CODE", help="the room's code")
+    args = p.parse_args(argv)
+    args.host, args.port = parse_address(args.address)
+    args.code = check_code(args.code)
+    return args
+
+
+async def feed(client: Client, seat: RemoteSeat, finish: Callable[[str], None]) -> None:
+    """Show each board the host sends until the end, then say why."""
+    shown = None
+    while client.ended is None:
+        latest = client.latest
+        if latest is not None and latest is not shown:
+            shown = latest
+            seat.show(latest)
+        await client.changed()
+    finish(f"{NAME}: the host: {client.ended}" if client.ended_by_host else
+           f"{NAME}: lost the host: {client.ended}")
+
+
+async def _watch(args: argparse.Namespace, board: Board) -> int:
+    from spit_tui.app import SpitApp
+    from spit_tui.app.join import seat_app
+    from spit_tui.clock import RealClock
+
+    try:
+        async with asyncio.timeout(JOIN_S):
+            client = await Client.watch(args.host, args.port, args.code)
+    except JoinRefused as e:
+        print(f"{NAME}: the host refused: {e}", file=sys.stderr)
+        return 1
+    except (OSError, TimeoutError) as e:
+        print(unreachable(args.host, args.port, e, NAME), file=sys.stderr)
+        return 1
+    refused = board.check_terminal()
+    if refused is not None:
+        await client.close()
+        return refused
+
+    def no_keys(row: object, slot: int) -> None:
+        seat.say(Player.LEFT, NO_KEYS)
+
+    seat = RemoteSeat(Player.LEFT, no_keys, RealClock(), client.stale_s)
+
+    async def run(app: SpitApp) -> None:
+        await feed(client, seat, app.finish)
+
+    app = seat_app(seat, run, watching=True)
+    try:
+        return await board.run(app)
+    finally:
+        await client.close()
+
+
+@command(NAME)
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    board = Board.from_args(args, argv, NAME)
+    refused = board.choose_keys()
+    if refused is not None:
+        return refused
+    try:
+        return asyncio.run(_watch(args, board))
+    except KeyboardInterrupt:
+        print(f"{NAME}: stopped", file=sys.stderr)
+        return 130
