@@ -121,7 +121,7 @@ def test_watch_command_lines(tmp_path: object) -> None:
     for argv, says, status in (
         (["127.0.0.1", "nope"], "not a room code", 2),
         (["127.0.0.1:0x", "k3f9q-2x7mz"], "not a port number", 2),
-        ([f"127.0.0.1:{port}", "k3f9q-2x7mz"], "spit-tui watch: cannot reach", 1),
+        ([f"127.0.0.1:{port}", "k3f9q-2x7mz"], "spit-tui watch: nothing is listening at", 1),
     ):
         run = subprocess.run(
             [sys.executable, "-m", "spit_tui", "watch", *argv],
