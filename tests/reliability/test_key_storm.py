@@ -12,7 +12,8 @@ Textual's XTermParser and handed to the driver):
   punctuation outside the halves, Unicode letters, mouse clicks, focus in/out, a bracketed paste
   of a paragraph full of game letters (one Paste event: it must play nothing),
   and now and then F1 or Backspace (help opens over the board; the players
-  close it with Escape before the board is checked);
+  close it with Escape before the board is checked); Space pauses the game
+  the same way (its screen takes the keys after it, and Escape closes it);
 - never Ctrl+Q or Ctrl+C inside a burst: they open the quit dialog, where the
   next Enter would quit. Instead some bursts are quit probes: Ctrl+Q or Ctrl+C,
   a few keys (none of them Enter), Escape; the dialog must come and go and the
@@ -56,7 +57,7 @@ from spit_tui.app import SpitApp
 from spit_tui.app.help import HelpScreen
 from spit_tui.app.keysetup import KeySetupScreen
 from spit_tui.app.namescreen import NamesScreen
-from spit_tui.app.screens import GameScreen, QuitScreen
+from spit_tui.app.screens import GameScreen, PauseScreen, QuitScreen
 from spit_tui.engine import (
     PLAYERS,
     SLOTS,
@@ -139,6 +140,7 @@ JUNK = [
 ]
 HELP_KEYS = ["\x1bOP", "\x7f"]  # F1, Backspace
 NAMES_KEY = "\x1bOS"  # F4 (in JUNK): on an opening banner, the names box
+PAUSE_KEY = " "  # Space (in JUNK): the pause screen over the board
 QUIT_KEYS = ["\x11", "\x03"]  # Ctrl+Q, Ctrl+C
 CLOSE = "\x1b\x1b[I"  # Escape, as a terminal sends it when typed on its own
 
@@ -246,7 +248,8 @@ def make_burst(
                 token = rng.choice(JUNK)
                 out.append(token)
                 arrivals.arrive(token, now)  # Shift+1 is the key 1: a game key too
-                helped |= token == NAMES_KEY  # the names box takes the keys after it
+                # the names box and the pause screen take the keys after them
+                helped |= token in (NAMES_KEY, PAUSE_KEY)
             continue
         pos = sim.position
         legal = [a for p in PLAYERS for a in sim.legal_actions(p) if _keyable(pos, a)]
@@ -345,9 +348,9 @@ async def storm(seed: int, options: Options, bursts: list[tuple[int, int, int, f
                 repeats = sum(d.message == "repeat" for d in new)
                 assert repeats == arrivals.repeats, (where, repeats, arrivals.repeats)
                 SEEN["repeats"] += repeats
-            # help, the key setup screen that F3 opens from it, the names box (F4)
+            # help, the key setup screen that F3 opens from it, the names box (F4), pause
             for _ in range(2):
-                if isinstance(app.screen, HelpScreen | KeySetupScreen | NamesScreen):
+                if isinstance(app.screen, HelpScreen | KeySetupScreen | NamesScreen | PauseScreen):
                     await feed.send(pilot, CLOSE)
             assert isinstance(app.screen, GameScreen), f"{where}: {app.screen}"
             arrivals.sync(before, list(table.decisions)[n:])
