@@ -111,10 +111,6 @@ class SeatProtocol:
         """A key of this seat's half."""
         self._send(intent(row.value, slot))
 
-    def rematch(self) -> None:
-        """Another game in this room, after game over (both seats must ask)."""
-        self._send({"type": "rematch"})
-
     def bye(self) -> None:
         self._send({"type": "bye"})
 
