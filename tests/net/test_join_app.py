@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from joinkit import FAST, public_cards, seated, shown_cards, until
 
 from spit_tui.app.banner import Banner
@@ -245,3 +246,35 @@ async def test_the_names_are_the_hosts(tmp_path: Path) -> None:
             assert table.scene().names == room.table.names
     finally:
         await host.close()
+
+
+async def test_an_error_in_the_seats_own_task_ends_the_app_in_one_line_with_a_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 22 item 17: whatever kills the seat's task (it was a view the
+    board could not draw) ends the app as any error does, never a frozen board."""
+    from textual.worker import WorkerFailed
+
+    from spit_tui import crash
+    from spit_tui.app import SpitApp
+    from spit_tui.app.join import seat_app
+    from spit_tui.clock import VirtualClock
+    from spit_tui.net.remote import RemoteSeat
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    seat = RemoteSeat(Player.LEFT, lambda row, slot: None, VirtualClock(), 0.2)
+
+    async def start(app: SpitApp) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    app = seat_app(seat, start)
+    with crash.quiet_app_errors(app) as caught, pytest.raises(WorkerFailed):
+        async with app.run_test(size=SIZE) as pilot:  # (run_test raises it again)
+            await pilot.pause(0.3)
+    assert isinstance(caught.error, WorkerFailed) and app.return_code == 1
+    assert isinstance(caught.error.error, ZeroDivisionError)
+    assert crash.report(caught.error, ["join"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error (WorkerFailed" in err
+    assert "ZeroDivisionError" in err
+    assert list((tmp_path / "cache").rglob("crash-*.txt"))

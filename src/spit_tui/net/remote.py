@@ -25,7 +25,7 @@ from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Said, Scene
 from spit_tui.subscription import Subscribers, Subscription
-from spit_tui.table import LOG_LIMIT, MESSAGE_S, Decision
+from spit_tui.table import LOG_LIMIT, MESSAGE_S, REPEAT_S, Decision
 
 Press = Callable[[Row, int], None]
 _NO_SIDE = SideView((None,) * SLOTS, (0,) * SLOTS, 0, False)
@@ -55,7 +55,7 @@ class RemoteSeat:
         self.press = press
         self.clock = clock
         self.stale_s = stale_s
-        self.repeat_s = 0.06
+        self.repeat_s = REPEAT_S
         self.latest: Scene | None = None  # the host's latest scene, taken at its arrival
         self.lost: str | None = None  # our own connection is down: the line to show
         self.own_rtt_ms: int | None = None  # our round trip, where the host has not said it yet
