@@ -453,6 +453,7 @@ def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
         return
     history.names = app.stored_names()  # F4 changes them later through the app
     history.tags = computer_tag(app.computer_levels())
+    history.rungs = app.computer_rungs()
     app.attach_history(history)
 
 

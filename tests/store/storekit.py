@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from spit_tui.engine import Options
+from spit_tui.engine import Options, Player
 from spit_tui.match import Match, MatchResult
 from spit_tui.store.history import HistoryWriter, Snapshot
 
@@ -19,11 +19,20 @@ def stored_match(
     options: Options | None = None,
     names: tuple[str, str] | None = None,
     threaded: bool = False,
+    rungs: dict[Player, int] | None = None,
+    daily: str | None = None,
+    in_match: tuple[int, int] | None = None,
+    identities: tuple[str | None, str | None] = (None, None),
 ) -> tuple[Match, MatchResult, HistoryWriter]:
-    """A whole bot match, stored as the app stores a game (round ends, game end)."""
+    """A whole bot match, stored as the app stores a game (round ends, game end).
+    `rungs`: the seats the computer plays (the writer is told, as the app tells it)."""
     match = Match(levels[0], levels[1], seed=seed, options=options)
     writer = HistoryWriter(path, threaded=threaded)
     writer.names = names or levels
+    writer.rungs = rungs or {}
+    writer.daily = daily
+    writer.in_match = in_match
+    writer.identities = identities
     writer.attach(match.table)
     result = match.run()
     writer.close()

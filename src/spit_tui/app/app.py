@@ -182,6 +182,10 @@ class SpitApp(App[None]):
         """The level of each half the computer plays ("hard", "auto")."""
         return self.mode.computer_levels()
 
+    def computer_rungs(self) -> dict[Player, int]:
+        """The rung of each half the computer plays (the ratings' anchors)."""
+        return self.mode.computer_rungs()
+
     def reseat(self) -> None:
         """Tell the table (and the history) the names as they are now."""
         self.mode.reseat(self)

@@ -123,8 +123,18 @@ def banner(
         else:
             detail += " (no cards left)"
         keys = Text(over_keys, WAIT)
-        figures = [Text(scene.figures)] if scene.figures else []
-        return "over", [first, Text(detail), *figures, keys]
+        figures = [Text(line) for line in scene.figures.split("\n") if line]
+        head = [first, Text(detail)]
+        if len(figures) > 1:  # the history's two lines: the game's facts share the first
+            short = f"{rounds} round{'s' if rounds != 1 else ''}, {took}"
+            if scene.options.variant is Variant.POINTS:
+                short += f" · {scene.scores[0]} : {scene.scores[1]}"
+            if first.cell_len + len(short) + 3 <= LINE_W:
+                first.append(f" · {short}")
+                head = [first]
+            else:
+                figures = figures[-1:]  # the rating line stays
+        return "over", [*head, *figures, keys]
     if scene.counting_down:
         left = scene.countdown_left()
         bar = "■" * max(1, round(left / max(scene.countdown_s, 0.01) * 6))

@@ -92,6 +92,10 @@ class ComputerMode(Mode):
         its name in the history ("computer (hard)"; "auto" for --level auto)."""
         return {p: AUTO if p in self.auto_seats else lv.name for p, lv in self.computer.items()}
 
+    def computer_rungs(self) -> dict[Player, int]:
+        """Its rung for each half it plays (auto: the rung of the round in play)."""
+        return {p: lv.rung for p, lv in self.computer.items() if lv.rung}
+
     def reseat(self, app: SpitApp) -> None:
         if self.demo:  # the demo's halves stay LEFT and RIGHT
             return
@@ -99,6 +103,7 @@ class ComputerMode(Mode):
         app.table.seat(self.board_names(app), computer=levels)
         if app.history is not None:
             app.history.names = app.stored_names()
+            app.history.rungs = self.computer_rungs()
 
     def bind(self, app: SpitApp) -> None:
         """Seat the bots at the app's table (they schedule on its clock)."""

@@ -67,6 +67,10 @@ class Mode:
         """The level of each half the computer plays ("hard", "auto"): none here."""
         return {}
 
+    def computer_rungs(self) -> dict[Player, int]:
+        """The rung of each half the computer plays (the ratings' anchors): none here."""
+        return {}
+
     def reseat(self, app: SpitApp) -> None:
         """Tell the table (and the history) the names as they are now."""
         app.table.seat(self.board_names(app))

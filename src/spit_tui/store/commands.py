@@ -19,6 +19,8 @@ from pathlib import Path
 from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, command, fail, shown, write_out
 from spit_tui.store import db
+from spit_tui.store.bests import Bests, by_opponent, game_rows, group_name
+from spit_tui.store.bests import shown as best_text
 from spit_tui.store.resume import resume_command
 from spit_tui.store.stats import PlayerStats, all_stats
 from spit_tui.store.stored import escaped, real, record_text, skipped_line, whole
@@ -80,6 +82,8 @@ def _as_json(s: PlayerStats) -> dict[str, object]:
     d = s._asdict()
     d["interval"] = [round(x, 4) for x in s.interval]
     d["last"] = [round(x, 1) for x in s.last]
+    for k in ("rating", "rating_spread"):
+        d[k] = None if d[k] is None else round(d[k], 1)
     return d
 
 
@@ -105,15 +109,57 @@ def stats_main(argv: list[str]) -> int:
         conn.close()
     if skipped:
         print(skipped_line("stats", sorted(skipped)), file=sys.stderr)
+    found = None
+    if args.player and not args.vs:
+        found = _bests(args)
     if args.json:
-        write_out(json.dumps({"players": [_as_json(s) for s in figures + head]}, indent=2) + "\n")
+        out: dict[str, object] = {"players": [_as_json(s) for s in figures + head]}
+        if found is not None:
+            out["bests"] = {
+                group_name(k): {f: b and b._asdict() for f, b in v._asdict().items()}
+                for k, v in found.items()
+            }
+        write_out(json.dumps(out, indent=2) + "\n")
         return 0
     if not figures:
         who = f" for {args.player}" if args.player else ""
         write_out(f"No finished games{who}{f' against {args.vs}' if args.vs else ''} yet.\n")
         return 0
     _print_stats(figures + head, args.player, args.vs)
+    if found:
+        _print_bests(args.player, found)
     return 0
+
+
+def _bests(args: argparse.Namespace) -> dict[int, Bests] | None:
+    """The player's personal bests, by opponent (a fresh read of the history)."""
+    try:
+        conn = _open(args)
+    except db.HistoryError:
+        return None
+    if conn is None:
+        return None
+    try:
+        return by_opponent(game_rows(conn, args.player))
+    finally:
+        conn.close()
+
+
+def _print_bests(name: str, found: dict[int, Bests]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title=Text(f"{name}'s personal bests"))
+    for col in ("against", "fastest win", "most cards/min", "quickest median reaction",
+                "longest win streak"):
+        t.add_column(col, no_wrap=True)
+    for against, b in found.items():
+        t.add_row(group_name(against), *(best_text(k, getattr(b, k)) for k in Bests._fields))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    console.print(t)
 
 
 def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None) -> None:

@@ -74,6 +74,28 @@ CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 V3 = """
 ALTER TABLE games ADD COLUMN clock_seconds REAL
 """
+# Version 4: ratings, personal bests, the daily deal and matches.
+# games.ended: the order in which finished games were rated (a resumed game
+# finishes after games begun later); games.daily: the daily deal's UTC date;
+# games.match_id/match_first_to: the match a game belongs to (its first game's
+# id) and its length. Per seat: the SSH key identity where a door gives one,
+# the computer's rung, the game's median reaction, and the rating before and
+# after the game (NULL: not rated: a computer seat, or a game not finished).
+V4 = """
+ALTER TABLE games ADD COLUMN ended INTEGER;
+ALTER TABLE games ADD COLUMN daily TEXT;
+ALTER TABLE games ADD COLUMN match_id INTEGER;
+ALTER TABLE games ADD COLUMN match_first_to INTEGER;
+ALTER TABLE game_players ADD COLUMN identity TEXT;
+ALTER TABLE game_players ADD COLUMN rung INTEGER;
+ALTER TABLE game_players ADD COLUMN median_ms INTEGER;
+ALTER TABLE game_players ADD COLUMN mu_before REAL;
+ALTER TABLE game_players ADD COLUMN sigma_before REAL;
+ALTER TABLE game_players ADD COLUMN mu REAL;
+ALTER TABLE game_players ADD COLUMN sigma REAL;
+CREATE UNIQUE INDEX games_ended ON games (ended);
+CREATE INDEX games_daily ON games (daily)
+"""
 Migration = Callable[[sqlite3.Connection], None]
 
 
@@ -117,7 +139,15 @@ def _v2(conn: sqlite3.Connection) -> None:
     _backfill_players(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3))
+def _v4(conn: sqlite3.Connection) -> None:
+    """Number the finished games in the order they were stored, and rate them."""
+    from spit_tui.store import rated
+
+    _script(V4)(conn)
+    rated.backfill(conn)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3), _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 # The tables a file has from each version on (a file missing one was tampered
 # with); a migration that adds a table adds an entry.

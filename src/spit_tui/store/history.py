@@ -16,16 +16,18 @@ import contextlib
 import queue
 import sqlite3
 import threading
+from array import array
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
-from spit_tui.store import db
+from spit_tui.store import bests, db, rated
 from spit_tui.store.figures import GameFigures, figures
 from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
+from spit_tui.store.stats import median_s
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
@@ -43,6 +45,10 @@ class Snapshot(NamedTuple):
     play_seconds: float
     finished: bool
     clock_seconds: float = 0.0  # the game clock since the game began (resume goes on from it)
+    identities: tuple[str | None, str | None] = (None, None)  # SSH key per seat, where known
+    rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
+    daily: str | None = None  # the daily deal's date (UTC), for a daily game
+    in_match: tuple[int, int] | None = None  # (this session's match number, first to N)
 
 
 def figures_line(conn: sqlite3.Connection, game_id: int, fig: GameFigures, snap: Snapshot) -> str:
@@ -68,6 +74,29 @@ def figures_line(conn: sqlite3.Connection, game_id: int, fig: GameFigures, snap:
     return line if len(line) <= 76 else line.replace(" cards a minute", "/min")
 
 
+def after_line(conn: sqlite3.Connection, game_id: int, snap: Snapshot) -> str:
+    """The game-over line of what the game changed: each person's rating and
+    the personal bests it set, e.g. "rating 1412 (+18) · new best against level 7: 0:58"."""
+    from spit_tui.store.ratings import Rating
+
+    rows = conn.execute(
+        "SELECT seat, name, mu_before, sigma_before, mu, sigma FROM game_players"
+        " WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    ).fetchall()
+    people = [r for r in rows if r[4] is not None]
+    parts = []
+    for _seat, name, mb, sb, mu, sigma in people:
+        before, after = Rating(mb, sb), Rating(mu, sigma)
+        change = round(after.display) - round(before.display)
+        who = "" if len(people) == 1 else f"{name} "
+        fell = bests.fallen(conn, name, game_id)
+        best = f" · {who}{fell[0]}" if fell else ""
+        parts.append(f"{who}rating {after.display:.0f} ({change:+d}){best}")
+    line = "  ·  ".join(parts)
+    return line if len(line) <= 76 else line.replace("new best", "best").replace("rating ", "")
+
+
 class HistoryWriter:
     """Stores the games played at the tables it is attached to."""
 
@@ -89,6 +118,14 @@ class HistoryWriter:
         self._told = False
         self.names: tuple[str, str] = ("LEFT", "RIGHT")
         self.tags: dict[str, str] = {}  # kept in every stored record (where the computer sat)
+        # Told by the app, like the names: the seats' SSH key identities (a door
+        # that has them), the computer's rung per seat, the daily deal's date,
+        # and the match in play as (number, first to N).
+        self.identities: tuple[str | None, str | None] = (None, None)
+        self.rungs: dict[Player, int] = {}
+        self.daily: str | None = None
+        self.in_match: tuple[int, int] | None = None
+        self._match_ids: dict[int, int] = {}  # match number -> its first game's id (worker)
         self.stopped: Stopped | None = None  # the last game stopped in play (the worker finds it)
         self.game_ids: dict[int, int] = {}  # snapshot key -> games.id (worker side)
         self.writes = 0  # transactions committed (for tests and the benchmark)
@@ -205,6 +242,10 @@ class HistoryWriter:
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
             clock_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
+            identities=self.identities,
+            rungs=(self.rungs.get(Player.LEFT), self.rungs.get(Player.RIGHT)),
+            daily=self.daily,
+            in_match=self.in_match,
         )
         if self._threaded:
             self._queue.put(snap)
@@ -316,7 +357,9 @@ class HistoryWriter:
         self.writes += 1
         if snap.finished and fig is not None:
             with contextlib.suppress(Exception):  # the game is stored; only the line is not
-                self._figures[snap.key] = figures_line(conn, self.game_ids[snap.key], fig, snap)
+                game_id = self.game_ids[snap.key]
+                lines = [figures_line(conn, game_id, fig, snap), after_line(conn, game_id, snap)]
+                self._figures[snap.key] = "\n".join(line for line in lines if line)
         if note and self.on_problem is not None:
             self.on_problem(f"a stored game does not replay ({note})")
 
@@ -329,28 +372,35 @@ class HistoryWriter:
         winner = None if fig is None else fig.winner
         result = None if winner is None else winner.letter
         n_rounds = 0 if fig is None else len(fig.rounds)
+        match_id = None if snap.in_match is None else self._match_ids.get(snap.in_match[0])
         row = (
             snap.started, snap.names[0], snap.names[1], str(o.variant), o.target,
             int(o.manual_flip), None if rec.seed is None else str(rec.seed), result,
             int(snap.finished),
             round(snap.play_seconds, 3), n_rounds, text, final, round(snap.clock_seconds, 3),
+            snap.daily, match_id, None if snap.in_match is None else snap.in_match[1],
         )
         game_id = self.game_ids.get(snap.key)
         if game_id is None:
             cur = conn.execute(
                 "INSERT INTO games (started, left_name, right_name, variant, target,"
                 " manual_flip, seed, result, finished, play_seconds, rounds, record,"
-                " final_position, clock_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " final_position, clock_seconds, daily, match_id, match_first_to)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             assert cur.lastrowid is not None
             game_id = cur.lastrowid
             self.game_ids[snap.key] = game_id
+            if snap.in_match is not None and match_id is None:  # a match's first game names it
+                self._match_ids[snap.in_match[0]] = game_id
+                conn.execute("UPDATE games SET match_id = id WHERE id = ?", (game_id,))
         else:
             conn.execute(
                 "UPDATE games SET started=?, left_name=?, right_name=?, variant=?, target=?,"
                 " manual_flip=?, seed=?, result=?, finished=?, play_seconds=?, rounds=?,"
-                " record=?, final_position=?, clock_seconds=? WHERE id=?",
+                " record=?, final_position=?, clock_seconds=?, daily=?,"
+                " match_id=coalesce(?, match_id), match_first_to=? WHERE id=?",
                 (*row, game_id),
             )
         if fig is None:
@@ -364,10 +414,23 @@ class HistoryWriter:
         for p in Player:
             pf = fig.players[p]
             won = None if winner is None else int(winner is p)
+            median = median_s(array("I", (round(s * 1000) for s in pf.reactions)))
+            # an upsert, not a replace: a rated game's ratings stay with it
             conn.execute(
-                "INSERT OR REPLACE INTO game_players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO game_players (game_id, seat, name, won, cards, slaps_won,"
+                " races_won, races_lost, reactions, identity, rung, median_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET name=excluded.name,"
+                " won=excluded.won, cards=excluded.cards, slaps_won=excluded.slaps_won,"
+                " races_won=excluded.races_won, races_lost=excluded.races_lost,"
+                " reactions=excluded.reactions, identity=excluded.identity,"
+                " rung=excluded.rung, median_ms=excluded.median_ms",
                 (
                     game_id, p.letter, snap.names[p], won, pf.cards, pf.slaps_won,
                     snap.lost_races[1 - p], snap.lost_races[p], db.pack(pf.reactions),
+                    snap.identities[p], snap.rungs[p],
+                    None if median is None else round(median * 1000),
                 ),
             )
+        if snap.finished:
+            rated.rate_game(conn, game_id)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import sqlite3
 from array import array
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from spit_tui.sim import wilson  # the one home of the win-rate interval
 from spit_tui.store import db
+from spit_tui.store.rated import history_by_key
+from spit_tui.store.ratings import Rating
 from spit_tui.store.stored import real, text, whole
 
 SPARK = "▁▂▃▄▅▆▇█"
@@ -50,6 +52,10 @@ class PlayerStats(NamedTuple):
     best_win_s: float | None  # the shortest game won
     last: tuple[float, ...]  # cards a minute in each of the last games, oldest first
     last_won: tuple[bool, ...]
+    rating: float | None = None  # the rating now (None: never rated)
+    rating_spread: float | None = None  # likely within ± this
+    tier: str | None = None
+    rating_last: tuple[float, ...] = ()  # the rating after each of the last rated games
 
 
 def sparkline(values: Iterable[float]) -> str:
@@ -150,8 +156,10 @@ def median_s(ms: array[int]) -> float | None:
     return (found[0] + found[1]) / 2000
 
 
-def player_stats(name: str, games: list[Row], reaction_s: float | None) -> PlayerStats:
-    """`games`: this player's rows, oldest first."""
+def player_stats(
+    name: str, games: list[Row], reaction_s: float | None, ratings: Sequence[Rating] = ()
+) -> PlayerStats:
+    """`games`: this player's rows, oldest first; `ratings`: after each rated game."""
     wins = sum(r.won for r in games)
     n = len(games)
     streak = best = 0
@@ -178,6 +186,10 @@ def player_stats(name: str, games: list[Row], reaction_s: float | None) -> Playe
         best_win_s=min(won_times) if won_times else None,
         last=tuple(r.cards / (r.seconds / 60) if r.seconds > 0 else 0.0 for r in last),
         last_won=tuple(bool(r.won) for r in last),
+        rating=ratings[-1].display if ratings else None,
+        rating_spread=ratings[-1].spread if ratings else None,
+        tier=ratings[-1].tier if ratings else None,
+        rating_last=tuple(round(r.display, 1) for r in ratings[-LAST_N:]),
     )
 
 
@@ -192,8 +204,9 @@ def all_stats(
     by_name: dict[str, list[Row]] = {}
     for r in rows(conn, player, vs, skipped):
         by_name.setdefault(r.name, []).append(r)
+    ratings = history_by_key(conn, player)
     out = [
-        player_stats(name, games, median_s(reactions_ms(conn, name, vs)))
+        player_stats(name, games, median_s(reactions_ms(conn, name, vs)), ratings.get(name, ()))
         for name, games in by_name.items()
     ]
     return sorted(out, key=lambda s: (-s.games, s.name))

@@ -38,6 +38,13 @@ def _last(s: PlayerStats) -> str:
     return f"{sparkline(s.last)}\n{marks}"
 
 
+def _rating(s: PlayerStats) -> str:
+    """"1412 ±96 Snapper" over the rating after each of the last 20 games."""
+    if s.rating is None or s.rating_spread is None:
+        return "-"
+    return f"{s.rating:.0f} ±{s.rating_spread:.0f} {s.tier}\n{sparkline(s.rating_last)}"
+
+
 def _mmss(seconds: float | None) -> str:
     return "-" if seconds is None else clock_text(seconds)
 
@@ -45,6 +52,13 @@ def _mmss(seconds: float | None) -> str:
 # In order of importance: the first columns are kept on the narrowest terminal.
 COLUMNS: tuple[Column, ...] = (
     Column("player", "the name played under", "", lambda s: escaped(s.name), right=False),
+    Column(
+        "rating",
+        "rating (likely within ±), tier, and its last 20 games; the computer's levels are fixed",
+        "± range, tier, last 20",
+        _rating,
+        right=False,
+    ),
     Column("games", "finished games", "finished games", lambda s: str(s.games)),
     Column(
         "win rate",

@@ -1,0 +1,86 @@
+"""The game-over screen with a history: the rating's change and the personal
+best the game set, against the computer (issue 23, items 1 and 2)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from appkit import advance, make_app, press, screen_text
+from textual.pilot import Pilot
+
+from spit_tui.app.computer import ComputerApp
+from spit_tui.engine import Player
+from spit_tui.match import Match
+from spit_tui.store.history import HistoryWriter
+
+OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"  # L1a ends it
+R = Player.RIGHT
+
+
+def seed_history(path: Path, games: int = 3) -> None:
+    """ANN's earlier games against level 7 (bots playing them, stored as the app would)."""
+    for seed in range(games):
+        match = Match("normal", "normal", seed=seed)
+        writer = HistoryWriter(path, threaded=False)
+        writer.names = ("ANN", "computer (normal)")
+        writer.rungs = {R: 7}
+        writer.attach(match.table)
+        match.run()
+        writer.close()
+
+
+def over_app(path: Path) -> ComputerApp:
+    table = make_app(OVER).table
+    app = ComputerApp(computer={R: "normal"}, table=table, bot_seed=1, names=("ANN", None))
+    writer = HistoryWriter(path, threaded=False)
+    writer.names = app.stored_names()
+    writer.rungs = app.computer_rungs()
+    app.attach_history(writer)
+    return app
+
+
+async def _finish(pilot: Pilot[Any]) -> None:
+    await advance(pilot, 58.0)
+    await press(pilot, "q")  # the last card: game over at 0:58
+    await advance(pilot, 0.1)  # the app's tick shows what the history worked out
+    pilot.app.clear_notifications()  # the opening note would cover the keys
+    await pilot.pause()
+
+
+async def test_the_game_over_screen_says_the_rating_change_and_the_new_best(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    seed_history(path)
+    app = over_app(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot)
+        text = await screen_text(pilot)
+    assert "GAME OVER" in text
+    assert "new best against level 7: 0:58" in text
+    conn = sqlite3.connect(path)
+    mb, sb, mu, sigma = conn.execute(
+        "SELECT mu_before, sigma_before, mu, sigma FROM game_players WHERE game_id = 4"
+        " AND seat = 'L'"
+    ).fetchone()
+    conn.close()
+    from spit_tui.store.ratings import Rating
+
+    after, before = Rating(mu, sigma), Rating(mb, sb)
+    change = round(after.display) - round(before.display)
+    assert change > 0
+    assert f"rating {after.display:.0f} ({change:+d})" in text
+
+
+Snap = Callable[..., bool]
+
+
+def test_snapshot_game_over_with_a_rating_change_and_a_new_best(
+    snap_compare: Snap, tmp_path: Path
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    seed_history(path)
+    assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish)
