@@ -5,7 +5,8 @@
 A few real bot matches are stored through the real writer (records, rounds,
 per-player figures and reaction times), then copied inside SQLite under
 rotating names and results until the history holds N games: the file has
-the size and shape of a real one. Then it times the stats of every player,
+the size and shape of a real one, every finished game rated (schema 4's
+backfill, the writer's own rating step). Then it times the stats of every player,
 one player's, a head-to-head and the whole `spit-tui stats` command
 (process start included), each the best of three.
 """
@@ -23,12 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from spit_tui.engine import Player
 from spit_tui.match import Match
-from spit_tui.store import db
+from spit_tui.store import db, rated
 from spit_tui.store.history import HistoryWriter
 from spit_tui.store.stats import all_stats
 
-NAMES = ["ANN", "BO", "CY", "DEE", "hard", "expert"]
+NAMES = ["ANN", "BO", "CY", "DEE", "computer (hard)", "computer (expert)"]
 SEED_GAMES = 8
 
 
@@ -37,12 +39,15 @@ def generate(path: Path, games: int) -> None:
         match = Match("expert", "hard", seed=seed)
         writer = HistoryWriter(path, threaded=False)
         writer.names = (NAMES[seed % 4], NAMES[4 + seed % 2])
+        writer.rungs = {Player.RIGHT: 12 + 2 * (seed % 2)}
         writer.attach(match.table)
         match.run()
         writer.close()
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
-    base = conn.execute("SELECT * FROM games ORDER BY id").fetchall()
+    cur = conn.execute("SELECT * FROM games ORDER BY id")
+    ended = [d[0] for d in cur.description].index("ended")
+    base = cur.fetchall()
     players = {
         (r[0], r[1]): r for r in conn.execute("SELECT * FROM game_players").fetchall()
     }
@@ -53,7 +58,7 @@ def generate(path: Path, games: int) -> None:
         if left == right:
             right = NAMES[(NAMES.index(left) + 1) % 6]
         src = g[0]
-        g[0] = None
+        g[0] = g[ended] = None  # numbered and rated below, in the order stored
         g[2], g[3] = left, right
         cur = conn.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(g))})", g)
         new = cur.lastrowid
@@ -64,6 +69,8 @@ def generate(path: Path, games: int) -> None:
         for r in rounds:
             if r[0] == src:
                 conn.execute("INSERT INTO rounds VALUES (?, ?, ?, ?, ?, ?, ?)", (new, *r[1:]))
+    conn.execute("UPDATE games SET ended = NULL")
+    rated.backfill(conn)  # every finished game rated, as the writer would have
     conn.execute("COMMIT")
     conn.close()
 

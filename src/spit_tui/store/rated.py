@@ -162,6 +162,9 @@ def backfill(conn: sqlite3.Connection) -> None:
             "UPDATE game_players SET rung = ?, median_ms = ? WHERE game_id = ? AND seat = ?",
             (rung_of(name), None if median is None else round(median * 1000), game_id, seat),
         )
+    conn.execute(
+        "UPDATE game_players SET mu_before = NULL, sigma_before = NULL, mu = NULL, sigma = NULL"
+    )
     for (game_id, seat), change in recompute(conn).items():
         conn.execute(
             "UPDATE game_players SET mu_before = ?, sigma_before = ?, mu = ?, sigma = ?"
