@@ -52,13 +52,6 @@ def _mmss(seconds: float | None) -> str:
 # In order of importance: the first columns are kept on the narrowest terminal.
 COLUMNS: tuple[Column, ...] = (
     Column("player", "the name played under", "", lambda s: escaped(s.name), right=False),
-    Column(
-        "rating",
-        "rating (likely within ±), tier, and its last 20 games; the computer's levels are fixed",
-        "± range, tier, last 20",
-        _rating,
-        right=False,
-    ),
     Column("games", "finished games", "finished games", lambda s: str(s.games)),
     Column(
         "win rate",
@@ -79,6 +72,13 @@ COLUMNS: tuple[Column, ...] = (
         lambda s: "-" if s.median_reaction_s is None else f"{s.median_reaction_s:.2f} s",
     ),
     Column("wins", "games won", "games won", lambda s: str(s.wins)),
+    Column(
+        "rating",
+        "rating (likely within ±), tier, and its last 20 games; the computer's levels are fixed",
+        "±, tier, last 20",
+        _rating,
+        right=False,
+    ),
     Column(
         "streak",
         "wins in a row now (the best run)",
