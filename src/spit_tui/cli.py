@@ -57,6 +57,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "stats": Subcommand("spit_tui.store.commands", "each player's record", "stats_main"),
     "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
     "replay": Subcommand("spit_tui.app.replay", "play back a stored game or a record file"),
+    "daily": Subcommand("spit_tui.dailycmd", "today's deal against the computer (--history)"),
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
     "host": Subcommand("spit_tui.net.hostcmd", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
@@ -358,6 +359,7 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     if stopped is not None:
         options = stopped.record.options
     app = _make_app(args, options, position)
+    app.startup_note = getattr(args, "note", None) or app.startup_note  # spit-tui daily's
     # the first-run check: never when a layout was given, nor for a demo, a position
     # or a resumed game
     app.first_run = board.asks_keyboard() and not args.demo and position is None and not stopped
@@ -454,6 +456,9 @@ def _attach_history(app: SpitApp, args: argparse.Namespace) -> None:
     history.names = app.stored_names()  # F4 changes them later through the app
     history.tags = computer_tag(app.computer_levels())
     history.rungs = app.computer_rungs()
+    history.daily = getattr(args, "daily", None)  # spit-tui daily's day
+    if history.daily:
+        history.tags["Daily"] = history.daily
     app.attach_history(history)
 
 

@@ -46,11 +46,15 @@ class Match:
         options: Options | None = None,
         round_cap: int = ROUND_CAP,
         keep_decisions: bool = False,
+        deal: int | None = None,
     ) -> None:
+        """`deal`: the game's own seed (a daily deal's), else one drawn from `seed`."""
         self.seed = seed
         self.round_cap = round_cap
         master = random.Random(seed)
         game_seed = master.getrandbits(64)
+        if deal is not None:
+            game_seed = deal
         self.clock = VirtualClock(tiebreak=random.Random(master.getrandbits(64)))
         self.game = Game(options=options or Options(), seed=game_seed)
         self.table = Table(self.game, self.clock)

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from spit_tui.engine import Options, Player
 from spit_tui.match import Match, MatchResult
+from spit_tui.players.level import Level
 from spit_tui.store.history import HistoryWriter, Snapshot
 
 
 def stored_match(
     path: Path,
     seed: int,
-    levels: tuple[str, str] = ("expert", "expert"),
+    levels: tuple[str | Level, str | Level] = ("expert", "expert"),
     *,
     options: Options | None = None,
     names: tuple[str, str] | None = None,
@@ -23,12 +24,13 @@ def stored_match(
     daily: str | None = None,
     in_match: tuple[int, int] | None = None,
     identities: tuple[str | None, str | None] = (None, None),
+    deal: int | None = None,
 ) -> tuple[Match, MatchResult, HistoryWriter]:
     """A whole bot match, stored as the app stores a game (round ends, game end).
     `rungs`: the seats the computer plays (the writer is told, as the app tells it)."""
-    match = Match(levels[0], levels[1], seed=seed, options=options)
+    match = Match(levels[0], levels[1], seed=seed, options=options, deal=deal)
     writer = HistoryWriter(path, threaded=threaded)
-    writer.names = names or levels
+    writer.names = names or (str(levels[0]), str(levels[1]))
     writer.rungs = rungs or {}
     writer.daily = daily
     writer.in_match = in_match

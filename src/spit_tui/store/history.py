@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
 from spit_tui.store import bests, db, rated
+from spit_tui.store.daily import practice_note
 from spit_tui.store.figures import GameFigures, figures
 from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
@@ -93,6 +94,9 @@ def after_line(conn: sqlite3.Connection, game_id: int, snap: Snapshot) -> str:
         fell = bests.fallen(conn, name, game_id)
         best = f" · {who}{fell[0]}" if fell else ""
         parts.append(f"{who}rating {after.display:.0f} ({change:+d}){best}")
+    if snap.daily and len(people) == 1:
+        note = practice_note(conn, people[0][1], game_id)
+        parts.insert(0, note or f"daily {snap.daily}: scored")
     line = "  ·  ".join(parts)
     return line if len(line) <= 76 else line.replace("new best", "best").replace("rating ", "")
 
