@@ -311,9 +311,17 @@ def game_record(conn: sqlite3.Connection, game_id: int) -> str | None:
 
 @command()
 def export_main(argv: list[str]) -> int:
-    p = _parser("export", "Write a stored game's record to a file (replay it with 'replay FILE').")
+    p = _parser(
+        "export",
+        "Write a stored game's record to a file (replay it with 'replay FILE'), or, for a "
+        "FILE ending in .cast, an asciinema recording of its replay (asciinema play FILE).",
+    )
     p.add_argument("game_id", type=_count, metavar="GAME_ID")
     p.add_argument("file", metavar="FILE", help="a new file ('-' for standard output)")
+    p.add_argument(
+        "--size", type=_size, default=(80, 24), metavar="WxH",
+        help="a recording's terminal size (default 80x24, the smallest the board fits)",
+    )
     started = _start(p, argv, "!no games stored yet")
     if isinstance(started, int):
         return started
@@ -331,6 +339,8 @@ def export_main(argv: list[str]) -> int:
     if args.file == "-":
         write_out(record)
         return 0
+    if args.file.endswith(".cast"):
+        return _export_cast(args, record)
     try:
         with open(args.file, "x", encoding="utf-8") as f:
             f.write(record)
@@ -339,4 +349,37 @@ def export_main(argv: list[str]) -> int:
     except OSError as e:
         return fail(f"cannot write {args.file}: {e.strerror or e}")
     write_out(f"Game {args.game_id} written to {args.file}\n")
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    from spit_tui.app.screens import MIN_H, MIN_W
+
+    w, _, h = text.lower().partition("x")
+    if not (w.isascii() and w.isdigit() and h.isascii() and h.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a size like 80x24: {shown(text)!r}")
+    if not (MIN_W <= int(w) <= 400 and MIN_H <= int(h) <= 200):
+        raise argparse.ArgumentTypeError(f"from {MIN_W}x{MIN_H} to 400x200, not {shown(text)}")
+    return int(w), int(h)
+
+
+def _export_cast(args: argparse.Namespace, text: str) -> int:
+    """The game's replay as an asciinema recording in a new file."""
+    from spit_tui.app.cast import write_cast
+    from spit_tui.engine import NotationError, parse_record
+
+    try:
+        record = parse_record(text)
+    except NotationError as e:
+        return fail(f"game {args.game_id}'s record cannot be read: {e}")
+    names = f"{record.tags.get('Left', 'LEFT')} v {record.tags.get('Right', 'RIGHT')}"
+    title = f"spit-tui game {args.game_id}: {names}"
+    try:
+        with open(args.file, "x", encoding="utf-8") as f:
+            write_cast(f, record, title, args.size)
+    except FileExistsError:
+        return fail(f"{args.file} already exists: choose a new file name")
+    except OSError as e:
+        return fail(f"cannot write {args.file}: {e.strerror or e}")
+    write_out(f"Game {args.game_id} recorded to {args.file} (asciinema play {args.file})\n")
     return 0
