@@ -91,6 +91,15 @@ def _target(text: str) -> int:
     return n
 
 
+def _first_to(text: str) -> int:
+    from spit_tui.matchscore import MAX_FIRST_TO
+
+    n = _target(text)
+    if n > MAX_FIRST_TO:
+        raise argparse.ArgumentTypeError(f"at most {MAX_FIRST_TO}, not {shown(str(n))}")
+    return n
+
+
 def _name(text: str) -> str:
     from spit_tui.names import name_problem
 
@@ -123,6 +132,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--seed", type=_seed, metavar="N", help="shuffle with this seed (repeatable games)"
+    )
+    p.add_argument(
+        "--match",
+        type=_first_to,
+        metavar="N",
+        help="play a match: the first to win N games (the banner keeps the score)",
     )
     p.add_argument(
         "--manual-flip",
@@ -233,13 +248,15 @@ def _check_computer(args: argparse.Namespace) -> str | None:
         return "--level auto needs --vs-computer"
     if args.computer_side is not None and not args.vs_computer:
         return "--computer-side needs --vs-computer"
+    if args.match and args.demo:
+        return "--match is for players: the demo plays on by itself"
     return None
 
 
 # What a resumed game brings with it: none of these can change it.
 RESUME_KEEPS = (
     "variant", "target", "seed", "manual_flip", "position", "vs_computer", "level",
-    "computer_side", "demo", "left_name", "right_name", "no_history",
+    "computer_side", "demo", "left_name", "right_name", "no_history", "match",
 )  # fmt: skip
 
 
@@ -360,6 +377,8 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
         options = stopped.record.options
     app = _make_app(args, options, position)
     app.startup_note = getattr(args, "note", None) or app.startup_note  # spit-tui daily's
+    if args.match and not args.demo:
+        app.start_match(args.match)
     # the first-run check: never when a layout was given, nor for a demo, a position
     # or a resumed game
     app.first_run = board.asks_keyboard() and not args.demo and position is None and not stopped

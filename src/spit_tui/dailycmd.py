@@ -24,7 +24,7 @@ Now = Callable[[], datetime]
 
 # what the daily deal fixes: none of these go with it
 FIXED = ("variant", "target", "seed", "manual_flip", "position", "demo", "resume",
-         "computer_side", "vs_computer")  # fmt: skip
+         "computer_side", "vs_computer", "match")  # fmt: skip
 
 
 def _utc_now() -> datetime:

@@ -96,6 +96,7 @@ class Scene:
     away_hint: str = ""
     offer: str = ""  # a stopped game the opening banner offers to resume
     figures: str = ""  # the finished game's figures beside the players' records
+    match: str = ""  # the match's score, in a match (--match N)
 
     @property
     def single_pile(self) -> bool:

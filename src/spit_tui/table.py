@@ -174,6 +174,7 @@ class Table:
         self.shown = Showing.start(game, clock.now())
         self._views = ViewCache()
         self._message_timers: dict[Player, Handle] = {}  # each player's message's expiry
+        self.match_line = ""  # the match's score, kept from game to game (show_match)
 
     # -- what the views and the bots read ---------------------------------------------
 
@@ -355,6 +356,7 @@ class Table:
             away_hint=self.away_hint,
             offer=shown.offer,
             figures=shown.figures,
+            match=self.match_line,
         )
 
     # -- what others ask of the table ------------------------------------------------
@@ -385,6 +387,11 @@ class Table:
     def show_figures(self, text: str) -> None:
         """The finished game's figures beside the players' records, for the game-over banner."""
         self.shown.figures = text
+        self._notify()
+
+    def show_match(self, text: str) -> None:
+        """The match's score (`--match N`): the banner shows it in every game of the match."""
+        self.match_line = text
         self._notify()
 
     def show_offer(self, text: str) -> None:

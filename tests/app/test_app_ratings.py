@@ -84,3 +84,41 @@ def test_snapshot_game_over_with_a_rating_change_and_a_new_best(
     path = tmp_path / "h.sqlite3"
     seed_history(path)
     assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish)
+
+
+async def _finish_in_a_match(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    assert isinstance(app, ComputerApp)
+    app.start_match(3)
+    await _finish(pilot)
+
+
+async def test_a_match_keeps_its_score_from_game_to_game_and_in_the_history(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "h.sqlite3"
+    app = make_app(OVER, names=("ANN", "BO"))
+    writer = HistoryWriter(path, threaded=False)
+    writer.names = ("ANN", "BO")
+    app.attach_history(writer)
+    app.start_match(1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await advance(pilot, 1.0)
+        assert "match ANN 0 : 0 BO, first to 1" in await screen_text(pilot)
+        await press(pilot, "q")  # ANN's last card: the game and the match
+        await advance(pilot, 2.0)
+        text = await screen_text(pilot)
+        assert "ANN wins the match 1 : 0" in text and "GAME OVER" in text
+        await pilot.press("enter")  # the next match
+        await pilot.pause()
+        assert app.match is not None and app.match.number == 2
+        assert "match ANN 0 : 0 BO, first to 1" in await screen_text(pilot)
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT match_id, match_first_to FROM games").fetchall() == [(1, 1)]
+    conn.close()
+
+
+def test_snapshot_game_over_in_a_match(snap_compare: Snap, tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    seed_history(path, 2)
+    assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish_in_a_match)

@@ -48,6 +48,7 @@ from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
+from spit_tui.matchscore import MatchScore
 from spit_tui.names import Given, remember, seat_names
 from spit_tui.store.records import fresh_seed
 from spit_tui.subscription import Subscription
@@ -119,6 +120,8 @@ class SpitApp(App[None]):
         self._games = 0
         self._wakeup: Timer | None = None
         self.history: HistoryWriter | None = None  # see attach_history
+        self.match: MatchScore | None = None  # see start_match
+        self._counted: Game | None = None  # the last game counted into the match
         self._seat = seat
         if seat is not None:
             self.clock = seat.clock
@@ -167,6 +170,7 @@ class SpitApp(App[None]):
         itself off is said on screen."""
         self.history = writer
         writer.attach(self.table)
+        self._show_match()
 
     # -- names ------------------------------------------------------------------------
 
@@ -220,6 +224,7 @@ class SpitApp(App[None]):
             return
         self.given_names = given
         self.reseat()
+        self._show_match()
         problem = remember(given)
         if problem is not None:
             self.notify(problem, severity="warning", timeout=8)
@@ -461,8 +466,32 @@ class SpitApp(App[None]):
             self.board.pause("small", False)
 
     def _on_change(self) -> None:
+        self._count_for_match()
         if self.is_running and self.screen_stack and self.screen is self.game_screen:
             self.game_screen.sync()
+
+    # -- a match (--match N) ----------------------------------------------------------
+
+    def start_match(self, first_to: int) -> None:
+        """Play a match of first to `first_to` games (the command line's --match)."""
+        self.match = MatchScore(first_to)
+        self._show_match()
+
+    def _show_match(self) -> None:
+        if self.match is None:
+            return
+        if self.history is not None:
+            self.history.in_match = (self.match.number, self.match.first_to)
+        self.table.show_match(self.match.line(self.board_names()))
+
+    def _count_for_match(self) -> None:
+        """Count a game into the match once, when it ends."""
+        t = self.table
+        if self.match is None or t.position.phase is not Phase.OVER or self._counted is t.game:
+            return
+        self._counted = t.game
+        self.match.add(t.position.winner)
+        self._show_match()
 
     # -- the one path for game keys ---------------------------------------------------
 
@@ -579,5 +608,8 @@ class SpitApp(App[None]):
         if t.game_ended_at is not None and t.clock.now() < t.game_ended_at + NEW_GAME_GUARD_S:
             return
         self._games += 1
+        if self.match is not None and self.match.over:  # the next match begins
+            self.match = self.match.next()
+            self._show_match()
         seed = fresh_seed() if self.seed is None else self.seed + self._games
         t.new_game(Game(options=self.options, seed=seed))

@@ -122,7 +122,7 @@ def banner(
             detail += f"  ·  final score {lname} {scene.scores[0]} : {rname} {scene.scores[1]}"
         else:
             detail += " (no cards left)"
-        keys = Text(over_keys, WAIT)
+        keys = Text(f"{scene.match}  ·  {over_keys}" if scene.match else over_keys, WAIT)
         figures = [Text(line) for line in scene.figures.split("\n") if line]
         head = [first, Text(detail)]
         if len(figures) > 1:  # the history's two lines: the game's facts share the first
@@ -165,6 +165,8 @@ def banner(
             else:
                 call = f"Round {scene.round}: both press any key of your half to spit"
                 lines.append(Text(call, BIG))
+                if scene.match and not (scene.offer and scene.fresh):
+                    lines.append(Text(scene.match, WAIT))
                 if scene.offer and scene.fresh:
                     lines.append(Text(scene.offer, WAIT))
             if scene.single_pile and scene.spitter is not None:
@@ -191,7 +193,10 @@ def banner(
         hint = "Single pile: both rows play onto the centre pile."
     else:
         hint = "Top row plays on pile a, middle row on pile b, bottom row fills a gap."
-    return "play", [Text(f"Round {scene.round}: play!", BIG), Text(hint, WAIT)]
+    first = Text(f"Round {scene.round}: play!", BIG)
+    if scene.match:
+        first.append(f"  ·  {scene.match}", WAIT)
+    return "play", [first, Text(hint, WAIT)]
 
 
 class Banner(SceneView):

@@ -190,7 +190,10 @@ def history_main(argv: list[str]) -> int:
     try:
         games = conn.execute(
             "SELECT id, started, left_name, right_name, result, finished, play_seconds, rounds,"
-            " variant FROM games ORDER BY id DESC LIMIT ?",
+            " variant, match_id, match_first_to, daily,"
+            " (SELECT count(*) FROM games g2 WHERE g2.match_id = games.match_id"
+            "  AND g2.id <= games.id)"
+            " FROM games ORDER BY id DESC LIMIT ?",
             (args.limit,),
         ).fetchall()
     except sqlite3.Error as e:
@@ -208,17 +211,17 @@ def history_main(argv: list[str]) -> int:
     for col, width, wraps in (
         ("id", id_width, False), ("date", 12, False), ("players", 10, True),
         ("result", 10, True), ("play time", 9, False), ("rounds", 6, False),
-        ("variant", 8, False),
+        ("variant", 8, False), ("of", 10, True),
     ):
         t.add_column(col, no_wrap=not wraps, min_width=width, overflow="fold")
     skipped: list[int] = []
     unfinished: list[int] = []
     for row in games:
-        cells = _history_cells(row)
+        cells = _history_cells(row[:9])
         if cells is None:
             skipped.append(row[0] if type(row[0]) is int else -1)
             continue
-        t.add_row(*(Text(c) for c in cells))
+        t.add_row(*(Text(c) for c in cells), Text(_part_of(*row[9:])))
         if cells[3] == UNFINISHED:
             unfinished.append(int(cells[0]))
     if skipped:
@@ -233,6 +236,15 @@ def history_main(argv: list[str]) -> int:
     else:
         write_out("No games stored yet.\n")
     return 0
+
+
+def _part_of(match_id: object, first_to: object, day: object, nth: object) -> str:
+    """What a game was part of: "match 12, game 2 (first to 3)", or "daily 2026-12-02"."""
+    if whole(match_id) is not None and whole(first_to) is not None and whole(nth) is not None:
+        return f"match {match_id}, game {nth} (first to {first_to})"
+    if type(day) is str:
+        return f"daily {escaped(day, 10)}"
+    return ""
 
 
 UNFINISHED = "unfinished"
