@@ -11,7 +11,8 @@ from typing import Any
 from appkit import advance, make_app, press, screen_text
 from textual.pilot import Pilot
 
-from spit_tui.app.computer import ComputerApp
+from spit_tui.app import SpitApp
+from spit_tui.app.computer import computer_app
 from spit_tui.engine import Player
 from spit_tui.match import Match
 from spit_tui.store.history import HistoryWriter
@@ -32,9 +33,9 @@ def seed_history(path: Path, games: int = 3) -> None:
         writer.close()
 
 
-def over_app(path: Path) -> ComputerApp:
+def over_app(path: Path) -> SpitApp:
     table = make_app(OVER).table
-    app = ComputerApp(computer={R: "normal"}, table=table, bot_seed=1, names=("ANN", None))
+    app = computer_app(computer={R: "normal"}, table=table, bot_seed=1, names=("ANN", None))
     writer = HistoryWriter(path, threaded=False)
     writer.names = app.stored_names()
     writer.rungs = app.computer_rungs()
@@ -88,7 +89,7 @@ def test_snapshot_game_over_with_a_rating_change_and_a_new_best(
 
 async def _finish_in_a_match(pilot: Pilot[Any]) -> None:
     app = pilot.app
-    assert isinstance(app, ComputerApp)
+    assert isinstance(app, SpitApp)
     app.start_match(3)
     await _finish(pilot)
 

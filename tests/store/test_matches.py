@@ -53,5 +53,5 @@ def test_the_history_groups_a_matchs_games_and_rates_each(
     assert rows(path, "SELECT count(*) FROM game_players WHERE mu IS NOT NULL") == [(8,)]
     assert history_main(["--db", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "match 1, game 1 (first to 3)" in out and "match 1, game 2 (first to 3)" in out
-    assert "match 4, game 1 (first to 3)" in out
+    assert "match 1 game 1/3" in out and "match 1 game 2/3" in out
+    assert "match 4 game 1/3" in out and "part of" in out

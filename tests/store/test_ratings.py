@@ -65,17 +65,21 @@ def test_an_unfinished_game_is_not_rated_and_counts_once_when_resumed_and_finish
 
 
 def test_storing_a_finished_game_again_keeps_its_one_rating(tmp_path: Path) -> None:
+    from spit_tui.match import Match
+    from spit_tui.store.history import HistoryWriter
+
     path = tmp_path / "h.sqlite3"
-    match, _, writer = stored_match(path, 3, names=("ANN", "BO"))
-    before = ratings(path)
-    writer2 = type(writer)(path, threaded=False)
-    writer2.names = ("ANN", "BO")
-    writer2.game_ids = dict(writer.game_ids)
-    writer2._keys[id(match.table)] = (match.table.game, 1, "2026-01-01T00:00:00+00:00")
-    writer2._lost[id(match.table)] = [0, 0]
-    writer2.save(match.table)  # the same finished game, stored again
-    writer2.close()
-    assert writer2.writes == 1 and ratings(path) == before
+    match = Match("expert", "expert", seed=3)
+    writer = HistoryWriter(path, threaded=False)
+    writer.names = ("ANN", "BO")
+    writer.attach(match.table)
+    match.run()
+    before, writes = ratings(path), writer.writes
+    assert all(r[3] is not None for r in before)
+    writer.save(match.table)  # the same finished game, stored again (as at quitting)
+    writer.close()
+    assert writer.writes == writes + 1 and ratings(path) == before
+    assert rows(path, "SELECT ended FROM games") == [(1,)]
 
 
 def test_a_new_player_moves_fastest() -> None:

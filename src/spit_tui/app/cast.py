@@ -22,14 +22,15 @@ from typing import IO
 
 from rich.console import Console
 
-from spit_tui.app.replay import ReplayApp
+from spit_tui.app import SpitApp
+from spit_tui.app.replay import ReplayMode, replay_app
 from spit_tui.engine import Record
 
 MAX_GAP_S = 2.0
 HOLD_END_S = 3.0  # the game-over banner stays this long before the recording ends
 
 
-def _screen_lines(app: ReplayApp) -> list[str]:
+def _screen_lines(app: SpitApp) -> list[str]:
     """The screen as ANSI text, one string a line (as Textual's screenshot renders it)."""
     width, height = app.size
     console = Console(
@@ -68,20 +69,22 @@ def cap_gaps(times: list[float], cap: float = MAX_GAP_S) -> list[float]:
 
 
 async def _frames(record: Record, title: str, size: tuple[int, int]) -> list[tuple[float, str]]:
-    app = ReplayApp(record, title, playing=False)
+    app = replay_app(record, title, playing=False)
+    replay = app.mode
+    assert isinstance(replay, ReplayMode)
     frames: list[tuple[float, str]] = []
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         shown = _screen_lines(app)
         frames.append((0.0, "\x1b[?25l\x1b[H\x1b[2J" + _changes([], shown)))
         for i in range(len(record.actions)):
-            app.action_step(1)
+            replay.step(1)
             await pilot.pause()
             now = _screen_lines(app)
             change = _changes(shown, now)
             shown = now
             if change:
-                frames.append((app.times[i], change))
+                frames.append((replay.times[i], change))
     return frames
 
 

@@ -208,20 +208,21 @@ def history_main(argv: list[str]) -> int:
     # Fixed columns keep their width; on a narrow terminal the players and the
     # result wrap onto a second line instead of being cut (or the id dropped).
     id_width = max((len(str(row[0])) for row in games), default=2)
+    parts = [_part_of(*row[9:]) for row in games]  # a column only when a game has one
     for col, width, wraps in (
         ("id", id_width, False), ("date", 12, False), ("players", 10, True),
         ("result", 10, True), ("play time", 9, False), ("rounds", 6, False),
-        ("variant", 8, False), ("of", 10, True),
+        ("variant", 8, False), *([("part of", 7, True)] if any(parts) else []),
     ):
         t.add_column(col, no_wrap=not wraps, min_width=width, overflow="fold")
     skipped: list[int] = []
     unfinished: list[int] = []
-    for row in games:
+    for row, part in zip(games, parts, strict=True):
         cells = _history_cells(row[:9])
         if cells is None:
             skipped.append(row[0] if type(row[0]) is int else -1)
             continue
-        t.add_row(*(Text(c) for c in cells), Text(_part_of(*row[9:])))
+        t.add_row(*(Text(c) for c in [*cells, *([part] if any(parts) else [])]))
         if cells[3] == UNFINISHED:
             unfinished.append(int(cells[0]))
     if skipped:
@@ -239,9 +240,10 @@ def history_main(argv: list[str]) -> int:
 
 
 def _part_of(match_id: object, first_to: object, day: object, nth: object) -> str:
-    """What a game was part of: "match 12, game 2 (first to 3)", or "daily 2026-12-02"."""
+    """What a game was part of: "match 12 game 2/3" (its game 2, first to 3), or
+    "daily 2026-12-02"."""
     if whole(match_id) is not None and whole(first_to) is not None and whole(nth) is not None:
-        return f"match {match_id}, game {nth} (first to {first_to})"
+        return f"match {match_id} game {nth}/{first_to}"
     if type(day) is str:
         return f"daily {escaped(day, 10)}"
     return ""
