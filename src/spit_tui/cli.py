@@ -379,6 +379,7 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     app.startup_note = getattr(args, "note", None) or app.startup_note  # spit-tui daily's
     if args.match and not args.demo:
         app.start_match(args.match)
+    app.repeat_deal = bool(getattr(args, "daily", None))  # practice: the day's deal again
     # the first-run check: never when a layout was given, nor for a demo, a position
     # or a resumed game
     app.first_run = board.asks_keyboard() and not args.demo and position is None and not stopped

@@ -103,3 +103,33 @@ def test_what_the_daily_deal_fixes_cannot_be_changed(
 ) -> None:
     assert dailycmd.main(bad) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_daily_game_quit_and_resumed_stays_the_days_game(tmp_path: Path) -> None:
+    from test_resume_store import OPTIONS, resume_and_finish, run, seated
+
+    from spit_tui.clock import VirtualClock
+    from spit_tui.store.history import HistoryWriter
+    from spit_tui.store.resume import find_stopped
+    from spit_tui.table import Table
+
+    path = tmp_path / "h.sqlite3"
+    day = WEEK[2].isoformat()
+    table = Table(Game(options=OPTIONS, seed=daily.seed_for(WEEK[2])), VirtualClock())
+    writer = HistoryWriter(path, threaded=False)
+    writer.names, writer.daily, writer.tags = ("ANN", "BO"), day, {"Daily": day}
+    writer.attach(table)
+    seated(table, 1)
+    run(table, until=30.0)
+    while table.counting_down:
+        table.clock.tick(table.clock.now() + 0.1)
+    writer.finish(table)  # quit in play: stored unfinished, not scored
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    assert daily.attempts(conn, "ANN") == []
+    stopped = find_stopped(path)
+    assert stopped is not None
+    resume_and_finish(path, stopped, 1)  # a session that knows nothing of the daily deal
+    assert [a.day for a in daily.attempts(conn, "ANN")] == [day]
+    conn.close()

@@ -78,6 +78,7 @@ class SpitApp(App[None]):
     ]
     resume_asked = False  # F5 on the opening banner: the command line resumes the stopped game
     startup_note: str | None = None  # one line to show once the board is up
+    repeat_deal = False  # a new game deals the first game's cards again (spit-tui daily)
     end_line: str | None = None  # why the app ended, printed once the terminal is restored
 
     def __init__(
@@ -612,4 +613,6 @@ class SpitApp(App[None]):
             self.match = self.match.next()
             self._show_match()
         seed = fresh_seed() if self.seed is None else self.seed + self._games
+        if self.repeat_deal:  # the daily deal: the next game is the same deal, for practice
+            seed = self.seed if self.seed is not None else seed
         t.new_game(Game(options=self.options, seed=seed))

@@ -207,6 +207,7 @@ class HistoryWriter:
         self._lost[id(table)] = list(stopped.lost_races)
         self.game_ids[key] = stopped.game_id  # before any snapshot of it is queued
         self.stopped = None
+        self.daily = stopped.record.tags.get("Daily") or self.daily  # a daily game stays one
 
     def _on_decision(self, table: Table, d: Decision) -> None:
         self._game_key(table)
@@ -403,8 +404,9 @@ class HistoryWriter:
             conn.execute(
                 "UPDATE games SET started=?, left_name=?, right_name=?, variant=?, target=?,"
                 " manual_flip=?, seed=?, result=?, finished=?, play_seconds=?, rounds=?,"
-                " record=?, final_position=?, clock_seconds=?, daily=?,"
-                " match_id=coalesce(?, match_id), match_first_to=? WHERE id=?",
+                " record=?, final_position=?, clock_seconds=?, daily=coalesce(?, daily),"
+                " match_id=coalesce(?, match_id), match_first_to=coalesce(?, match_first_to)"
+                " WHERE id=?",
                 (*row, game_id),
             )
         if fig is None:
