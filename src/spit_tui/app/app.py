@@ -487,8 +487,10 @@ class SpitApp(App[None]):
 
     def _count_for_match(self) -> None:
         """Count a game into the match once, when it ends."""
+        if self.match is None:
+            return  # (a remote seat has no table of its own, and no match)
         t = self.table
-        if self.match is None or t.position.phase is not Phase.OVER or self._counted is t.game:
+        if t.position.phase is not Phase.OVER or self._counted is t.game:
             return
         self._counted = t.game
         self.match.add(t.position.winner)
