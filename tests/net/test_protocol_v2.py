@@ -171,6 +171,9 @@ def played_out(seed: int = 4) -> tuple[object, object, list[Session], list[Recor
 def test_both_asking_for_a_rematch_starts_a_new_game_in_the_room() -> None:
     _, room, (ana, ben), (a, b) = played_out()
     first = room.table.game  # type: ignore[attr-defined]
+    winner = room.table.position.winner  # type: ignore[attr-defined]
+    won = [1, 0] if winner == 0 else [0, 1]
+    assert [m for m, _ in a.sent if m["type"] == "view"][-1]["match"] == won  # at game over
     ana.receive(body({"type": "rematch"}), 1e6)
     assert room.table.game is first  # type: ignore[attr-defined]
     views = [m for m, _ in b.sent if m["type"] == "view"]
@@ -185,6 +188,7 @@ def test_both_asking_for_a_rematch_starts_a_new_game_in_the_room() -> None:
     assert all(s.conn is not None for s in room.seats.values())  # type: ignore[attr-defined]
     assert a.closed is None and b.closed is None
     assert room.rematch == set()  # type: ignore[attr-defined]
+    assert [m for m, _ in b.sent if m["type"] == "view"][-1]["match"] == won  # kept
 
 
 def test_a_rematch_before_game_over_does_nothing() -> None:

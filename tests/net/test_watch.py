@@ -101,12 +101,17 @@ def test_a_watcher_behind_skips_to_the_latest_board_and_the_seats_do_not_wait() 
     assert msg["round"] == table.position.round  # the newest board, not the ones skipped
 
 
-def test_a_watcher_leaving_is_forgotten() -> None:
+def test_a_watcher_leaving_is_forgotten_and_the_players_see_the_count() -> None:
     lob = lobby()
     room = lob.new_room()
+    _, left = join(lob, room, "left")
+    join(lob, room, "right")
     s, _ = watch(lob, room.code)
+    assert left.views()[-1][0]["watchers"] == 1
+    watch(lob, room.code)
+    assert left.views()[-1][0]["watchers"] == 2
     s.ended()
-    assert room.watchers == []
+    assert len(room.watchers) == 1 and left.views()[-1][0]["watchers"] == 1
 
 
 def test_watch_command_lines(tmp_path: object) -> None:

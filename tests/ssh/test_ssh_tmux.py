@@ -225,6 +225,9 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
     for name in names.values():
         guests.wait(name, f"GAME OVER · {who} wins")
     guests.shot("game over", "ana", "ben")
+    score = "match 1 : 0" if winner == 0 else "match 0 : 1"
+    for name in names.values():
+        guests.wait(name, score)
     first = door.read(lambda: room.table.game)
     guests.key("ana", "Enter")  # ana asks for a rematch; ben is told
     guests.wait("ben", "ana wants a rematch: Enter")

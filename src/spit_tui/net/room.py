@@ -117,6 +117,7 @@ class Room:
     watchers: list[Conn] = field(default_factory=list)  # at most MAX_WATCHERS
     watch_sent: Message | None = None  # the last view the watchers were sent
     games: int = 1  # games played in this room, this one included
+    wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
 
     def __post_init__(self) -> None:
         self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
@@ -176,11 +177,13 @@ class Room:
             return f"this room has {MAX_WATCHERS} watchers already"
         self.watchers.append(conn)
         self._show_watchers([conn], force=True)
+        self.flush()  # the players see one more watching
         return None
 
     def unwatch(self, conn: Conn) -> None:
         if conn in self.watchers:
             self.watchers.remove(conn)
+            self.flush()
 
     def send_watchers_away(self, reason: str) -> None:
         """The room ends: each watcher is told why and closed."""
@@ -195,7 +198,7 @@ class Room:
         if not watchers:
             return
         pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
-        msg = seat_view(self.table, Player.LEFT, self.waiting, pings, 0)
+        msg = seat_view(self.table, Player.LEFT, self.waiting, pings, 0, self.standing())
         msg["message"] = None  # LEFT's own: not the watchers'
         same = dict(msg, times=None)  # the clocks alone are no change worth sending
         if same == self.watch_sent and not force:
@@ -205,6 +208,16 @@ class Room:
             busy = getattr(conn, "busy", None)
             if busy is None or not busy():
                 conn.send(msg)
+
+    def standing(self) -> tuple[tuple[int, int] | None, int]:
+        """What the boards show of the room: the games each seat has won in it
+        (None until a game has ended) and how many watch."""
+        wins = list(self.wins)
+        winner = self.table.position.winner if self.table.game.over else None
+        if winner is not None:
+            wins[winner] += 1
+        ended = self.games > 1 or self.table.game.over
+        return ((wins[0], wins[1]) if ended else None), len(self.watchers)
 
     def want_rematch(self, p: Player) -> None:
         """A seat asks for another game after game over: the other is told;
@@ -220,6 +233,9 @@ class Room:
             table.say(other, f"{table.names[p]} wants a rematch: Enter")
             return
         self.rematch.clear()
+        winner = table.position.winner
+        if winner is not None:
+            self.wins[winner] += 1
         self.games += 1
         table.new_game(Game(options=table.game.options, seed=secrets.randbits(63)))
         self.poke()
@@ -352,7 +368,7 @@ class Room:
         for p, seat in self.seats.items():
             if seat.conn is None:
                 continue
-            msg = seat_view(self.table, p, waiting, pings, seat.heard)
+            msg = seat_view(self.table, p, waiting, pings, seat.heard, self.standing())
             same = dict(msg, times=None)  # the clocks alone are no change worth sending
             if same == seat.sent:
                 continue

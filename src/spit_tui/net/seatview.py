@@ -125,6 +125,8 @@ def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
             "running": scene.running,
         },
         "ping": list(scene.pings or (None, None)),
+        "match": None if scene.match is None else list(scene.match),
+        "watchers": scene.watchers,
         "heard": heard,
     }
 
@@ -135,12 +137,16 @@ def seat_view(
     waiting: str | None = None,
     ping: tuple[int | None, int | None] = (None, None),
     heard: int = 0,
+    room: tuple[tuple[int, int] | None, int] = (None, 0),
 ) -> Message:
     """The message for `seat`: the table as that player may see it, with each
     seat's ping (its smoothed round trip to the host, ms) as the host measures it,
     and how many of this connection's keys the table has decided (`heard`), so a
-    client knows its key was taken even when it changed nothing on the table."""
-    return scene_to_wire(replace(table.scene(), waiting=waiting, pings=ping), seat, heard)
+    client knows its key was taken even when it changed nothing on the table;
+    `room`: the games each seat has won in the room, and how many watch it."""
+    match, watchers = room
+    scene = replace(table.scene(), waiting=waiting, pings=ping, match=match, watchers=watchers)
+    return scene_to_wire(scene, seat, heard)
 
 
 # -- reading ------------------------------------------------------------------------
@@ -210,6 +216,8 @@ VIEW: dict[str, Check] = {
     "scoreboard": list_of(list_of(int_in(0, BIG), 3, 3), 0, SCOREBOARD_ROUNDS),
     "times": TIMES,
     "ping": list_of(optional(int_in(0, 60_000)), 2, 2),
+    "match": optional(PAIR),
+    "watchers": int_in(0, 1000),
     "heard": int_in(0, 2**53),
 }
 
@@ -300,6 +308,8 @@ def scene_from_wire(msg: Message, me: Player, at: float = 0.0) -> Scene:
         names=(names[0], names[1]),
         messages=(messages[0], messages[1]),
         pings=(ping[0], ping[1]),
+        match=None if msg["match"] is None else (msg["match"][0], msg["match"][1]),
+        watchers=msg["watchers"],
         owners=tuple(_player(o) for o in story["owners"]),
         feed=tuple(_entry(e) for e in story["feed"]),
         played=(played[0], played[1]),
