@@ -71,7 +71,7 @@ class Scene:
     messages: tuple[Said | None, Said | None] = (None, None)
     computer: tuple[str | None, str | None] = (None, None)  # the computer's halves: level words
     pings: tuple[int | None, int | None] | None = None  # each seat's round trip (ms); None: local
-    match: tuple[int, int] | None = None  # a host's room: games each seat has won in it
+    room_wins: tuple[int, int] | None = None  # a host's room: games each seat has won in it
     watchers: int = 0  # a host's room: how many watch it
     # the story
     owners: tuple[Player | None, ...] = ()

@@ -318,7 +318,7 @@ class BoardView(LinesView):
             s.sides, s.pile_tops, s.pile_sizes, s.lit, s.left_slot, s.phase, s.options,
             s.messages, s.feed,
             s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.away, s.waiting,
-            s.match, s.watchers,
+            s.room_wins, s.watchers,
             self.keys,
         )
 
@@ -353,8 +353,8 @@ def ping_words(scene: Scene) -> tuple[str, str] | None:
         else f"{scene.names[p]} ping {'…' if ms is None else f'{ms} ms'}"
         for p, ms in zip(Player, scene.pings, strict=True)
     )
-    if scene.match is not None:  # a room that lasts: its games so far
-        left += f" · match {scene.match[0]} : {scene.match[1]}"
+    if scene.room_wins is not None:  # a room that lasts: its games so far
+        left += f" · match {scene.room_wins[0]} : {scene.room_wins[1]}"
     if scene.watchers:
         right = f"{scene.watchers} watching · {right}"
     return left, right

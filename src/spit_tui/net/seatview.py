@@ -125,7 +125,7 @@ def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
             "running": scene.running,
         },
         "ping": list(scene.pings or (None, None)),
-        "match": None if scene.match is None else list(scene.match),
+        "match": None if scene.room_wins is None else list(scene.room_wins),
         "watchers": scene.watchers,
         "heard": heard,
     }
@@ -144,8 +144,8 @@ def seat_view(
     and how many of this connection's keys the table has decided (`heard`), so a
     client knows its key was taken even when it changed nothing on the table;
     `room`: the games each seat has won in the room, and how many watch it."""
-    match, watchers = room
-    scene = replace(table.scene(), waiting=waiting, pings=ping, match=match, watchers=watchers)
+    wins, watchers = room
+    scene = replace(table.scene(), waiting=waiting, pings=ping, room_wins=wins, watchers=watchers)
     return scene_to_wire(scene, seat, heard)
 
 
@@ -308,7 +308,7 @@ def scene_from_wire(msg: Message, me: Player, at: float = 0.0) -> Scene:
         names=(names[0], names[1]),
         messages=(messages[0], messages[1]),
         pings=(ping[0], ping[1]),
-        match=None if msg["match"] is None else (msg["match"][0], msg["match"][1]),
+        room_wins=None if msg["match"] is None else (msg["match"][0], msg["match"][1]),
         watchers=msg["watchers"],
         owners=tuple(_player(o) for o in story["owners"]),
         feed=tuple(_entry(e) for e in story["feed"]),
