@@ -107,7 +107,7 @@ def shown(kind: str, best: Best | None) -> str:
         return f"{best.value:.1f} cards/min"
     if kind == "median_reaction":
         return f"{best.value:.2f} s"
-    return f"{best.value:.0f} wins"
+    return f"{best.value:.0f} win{'' if best.value == 1 else 's'}"
 
 
 def fallen(conn: sqlite3.Connection, name: str, game_id: int) -> list[str]:

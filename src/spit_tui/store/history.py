@@ -98,7 +98,15 @@ def after_line(conn: sqlite3.Connection, game_id: int, snap: Snapshot) -> str:
         note = practice_note(conn, people[0][1], game_id)
         parts.insert(0, note or f"daily {snap.daily}: scored")
     line = "  ·  ".join(parts)
-    return line if len(line) <= 76 else line.replace("new best", "best").replace("rating ", "")
+    shorter = (  # what goes first when the line is too long for the banner
+        ("  ·  ", " · "), ("new best against ", "best vs "), ("new best", "best"),
+        (": scored", ""), ("rating ", ""),
+    )
+    for long, short in shorter:
+        if len(line) <= 76:
+            break
+        line = line.replace(long, short)
+    return line
 
 
 class HistoryWriter:
