@@ -319,3 +319,29 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         async with asyncio.timeout(10):
             while room.watchers:
                 await asyncio.sleep(0.05)
+
+
+async def test_a_guest_gone_while_their_game_starts_leaves_no_game_behind(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        g = await connect(s)
+        screen = await g.open()
+        await screen.wait_for(b"(like k3f9q-2x7mz): ")
+        g.send(b"n\r")
+        await asyncio.sleep(0.05)  # the room is being made, the game not up yet
+        g.close()
+        await asyncio.sleep(3.0)  # time for a game to have started, were it let
+        async with asyncio.timeout(15):
+            while s.door.sessions or s.door.games:
+                await asyncio.sleep(0.1)
+        game = s.sessions[0].game
+        if game is not None and game.pid is not None:  # it started: it was hung up
+            async with asyncio.timeout(10):
+                while _state(game.pid) != b"Z":
+                    await asyncio.sleep(0.1)
+
+
+def _state(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().split(b") ")[1][:1]
+    except OSError:
+        return b"Z"

@@ -257,6 +257,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.why = self.why or "the connection closed"
+        self.ending = self.ending or (1, None)  # a game still starting is hung up once up
         if self.game is not None:
             self.game.hang_up()  # the guest is gone: their game ends as for a closed window
         self._finish()
