@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from spit_tui.command import Parser, UsageError, fail, write_out
+from spit_tui.command import Parser, command, fail, write_out
 from spit_tui.store import daily, db
 
 Now = Callable[[], datetime]
@@ -31,6 +31,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@command("spit-tui daily")
 def main(argv: list[str], now: Now = _utc_now) -> int:
     if "--history" in argv:
         return history_main([a for a in argv if a != "--history"], now)
@@ -40,12 +41,16 @@ def main(argv: list[str], now: Now = _utc_now) -> int:
 def play_main(argv: list[str], now: Now = _utc_now) -> int:
     from spit_tui import cli
 
-    try:
-        args = cli.build_parser().parse_args(argv)
-    except UsageError as e:
-        return fail(str(e))
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
+    parser = cli.build_parser()
+    parser.prog = "spit-tui daily"
+    parser.description = (
+        "Today's deal against the computer: the same cards for everyone (from the UTC "
+        f"date), against level {daily.LEVEL} unless --level says otherwise. The first game "
+        "you finish today is your score; later ones are practice. "
+        "'spit-tui daily --history': your days, your streak and a line to share."
+    )
+    parser.epilog = None
+    args = parser.parse_args(argv)  # a bad argument: one line (command())
     for name in FIXED:
         value = getattr(args, name, None)
         if value is not None and value is not False:
@@ -93,12 +98,7 @@ def history_main(argv: list[str], now: Now = _utc_now) -> int:
     p.add_argument("--player", metavar="NAME", help="whose days (default: the left player's name)")
     p.add_argument("--db", metavar="FILE", help="the history file (default: user data directory)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    try:
-        args = p.parse_args(argv)
-    except UsageError as e:
-        return fail(str(e))
-    except SystemExit as e:
-        return int(e.code or 0)
+    args = p.parse_args(argv)
     name = args.player or _person(argparse.Namespace(left_name=None))
     path = Path(args.db) if args.db else db.default_path()
     if not path.exists():

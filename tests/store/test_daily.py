@@ -97,7 +97,7 @@ def test_daily_starts_the_days_deal_against_the_fixed_rung(
 
 
 @pytest.mark.parametrize("bad", [["--seed", "3"], ["--demo"], ["--variant", "points"],
-                                 ["--level", "auto"]])
+                                 ["--level", "auto"], ["--bogus"], ["--history", "--bogus"]])
 def test_what_the_daily_deal_fixes_cannot_be_changed(
     bad: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -133,3 +133,10 @@ def test_a_daily_game_quit_and_resumed_stays_the_days_game(tmp_path: Path) -> No
     resume_and_finish(path, stopped, 1)  # a session that knows nothing of the daily deal
     assert [a.day for a in daily.attempts(conn, "ANN")] == [day]
     conn.close()
+
+
+def test_help_says_what_the_daily_deal_is(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["daily", "--help"]) == 0
+    assert "Today's deal against the computer" in capsys.readouterr().out
+    assert cli.main(["daily", "--history", "--help"]) == 0
+    assert "--player NAME" in capsys.readouterr().out
