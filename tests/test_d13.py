@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Phase, Player, Slap, complete_position, parse_position
+from spit_tui.keys.gate import REPEAT_S, STALE_S
 from spit_tui.keys.intent import Intent, Row
-from spit_tui.table import REPEAT_S, STALE_S, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 STUCK = "spit 1 two - :Ks/-/-/-/:Kh 5hQh 9s/9d :Kc/-/-/-/:Kd 3cAs 0,0"
 SLAP = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"

@@ -12,7 +12,8 @@ A line looks like
      "action": "L1a", "outcome": "illegal", "message": "..."}
 
 `key` is the key pressed as in the key table ("q", ";"), "" for a bot's move;
-`outcome` is one of applied, illegal, "too late" (a lost race) and ignored.
+`outcome` is one of applied, illegal, "too late" (a lost race) and ignored; at a
+remote seat (`join`), a key its own limits let through is "sent": the host decides.
 Nothing is written unless a log is asked for.
 
 The log never costs a game:

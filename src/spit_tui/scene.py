@@ -36,6 +36,7 @@ class Outcome(StrEnum):
     ILLEGAL = "illegal"
     LOST_RACE = "too late"
     IGNORED = "ignored"  # stale key (D13), wrong phase, notice, countdown running
+    SENT = "sent"  # a remote seat's key, sent on: the host decides (and its table logs that)
 
 
 class Said(NamedTuple):

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from spit_tui.clock import GameClock, Handle, Stopwatch
 from spit_tui.engine import (
+    PLAYERS,
     Action,
     Event,
     Fill,
@@ -36,6 +37,7 @@ from spit_tui.engine import (
     Stamp,
     format_action,
 )
+from spit_tui.keys.gate import REPEAT_S, STALE_S, KeyGate, guarded
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import ViewCache
@@ -46,8 +48,6 @@ from spit_tui.subscription import Subscribers, Subscription
 __all__ = ["Decision", "Message", "Outcome", "Table", "playing"]
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
-STALE_S = 0.2  # D13: slap/ready keys this soon after their phase appears do not count
-REPEAT_S = 0.06  # D13: the same key again this soon is a held key's auto-repeat
 STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
 MESSAGE_S = 1.6  # how long a refusal stays beside the player
 HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
@@ -160,9 +160,7 @@ class Table:
         self.keymap = keymap  # the players' keys: what a Decision calls the key pressed
         self.clock = clock
         self.countdown_s = countdown_s
-        self.stale_s = stale_s
-        self.repeat_s = repeat_s
-        self._arrived: dict[str, float] = {}  # D13: when each key last arrived (game clock)
+        self.gate = KeyGate(stale_s, repeat_s)  # the human limits of this table's keyboard
         self.stuck_delay_s = stuck_delay_s
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
@@ -412,6 +410,7 @@ class Table:
             self._computer = dict(computer)
         else:
             self._computer = dict.fromkeys(computer, "")
+        self.gate.halves = frozenset(q for q in PLAYERS if q not in self._computer)
         self._notify()
 
     def computer_level(self, p: Player) -> str | None:
@@ -421,43 +420,53 @@ class Table:
 
     # -- the one input path ----------------------------------------------------------
 
+    @property
+    def stale_s(self) -> float:
+        """D13's stale-key window at this table (the gate's)."""
+        return self.gate.stale_s
+
+    @property
+    def repeat_s(self) -> float:
+        """The repeat rule's gap at this table (the gate's)."""
+        return self.gate.repeat_s
+
     def submit_intent(
-        self, intent: Intent, source: str = "key", *, repeats_dropped: bool = False
+        self,
+        intent: Intent,
+        source: str = "key",
+        *,
+        gate: KeyGate | None = None,
+        lag_s: float = 0.0,
     ) -> Decision:
         """A key press: give it its meaning in the current phase, then decide.
 
-        `repeats_dropped`: the player's own key layer has already applied the
-        repeat rule (a remote seat), so gaps between arrivals here, squeezed or
-        stretched by the network, say nothing about a held key."""
+        `gate`: the human limits the key passes (keys/gate.py): this table's own
+        keyboard's if None; the host passes a remote seat's, which applied the
+        repeat rule where the key arrived, before any hold. `lag_s`: how much
+        later than this table that seat saw the phase and its key got here (D13)."""
+        g = self.gate if gate is None else gate
         p = intent.player
         key = self.keymap.key(intent)
-        if not repeats_dropped and self._repeat(key):
+        if not g.at_arrival and g.repeat(key, self.clock.now()):
             return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
-        if p in self._computer:
+        if not self.gate.takes(p):  # the computer's half
             why = f"computer's half: use the {p.other.label.lower()} half"
             told, self._told_computer = self._told_computer, True
             return self._decide(p, source, "", Outcome.IGNORED, why, key, quiet=told)
         action = self.interpret(intent)
         if action is None:
             return self._decide(p, source, "", Outcome.IGNORED, self._idle_reason(), key)
-        return self.submit(action, source, key)
+        return self.submit(action, source, key, gate=g, lag_s=lag_s)
 
-    def ignore_repeat(self, intent: Intent) -> Decision:
-        """A held key's repeat, as the terminal reports it (kitty protocol): a
-        held key acts once, so this is logged with the reason "repeat" and
-        shown to no one."""
+    def ignore_repeat(self, intent: Intent, gate: KeyGate | None = None) -> Decision:
+        """A held key's repeat, as the terminal reports it (kitty protocol), or
+        as a remote seat's gate found it where it arrived: a held key acts once,
+        so this is logged with the reason "repeat" and shown to no one."""
+        g = self.gate if gate is None else gate
         key = self.keymap.key(intent)
-        self._repeat(key)  # a dropped repeat counts as an arrival (D13)
+        if not g.at_arrival:
+            g.repeat(key, self.clock.now())  # a dropped repeat counts as an arrival
         return self._decide(intent.player, "key", "", Outcome.IGNORED, "repeat", key, quiet=True)
-
-    def _repeat(self, key: str) -> bool:
-        """D13: whether `key` came less than `repeat_s` after its last arrival
-        (an auto-repeat, not a press). Every arrival counts, dropped or not, so a
-        held key stays dropped after the first repeat the terminal's delay lets in."""
-        now = self.clock.now()
-        last = self._arrived.get(key)
-        self._arrived[key] = now
-        return last is not None and now - last < self.repeat_s
 
     def interpret(self, intent: Intent) -> Action | None:
         pos = self.game.position
@@ -499,23 +508,32 @@ class Table:
             return "the game is over"
         return "that key does nothing now"
 
-    def submit(self, action: Action, source: str = "key", key: str = "") -> Decision:
+    def submit(
+        self,
+        action: Action,
+        source: str = "key",
+        key: str = "",
+        *,
+        gate: KeyGate | None = None,
+        lag_s: float = 0.0,
+    ) -> Decision:
         """Decide one action, in arrival order. Never raises for a player's mistake.
 
-        `key` is the key that asked for it, if any: it is kept on the Decision."""
+        `key` is the key that asked for it, if any: it is kept on the Decision.
+        `gate` and `lag_s` as for `submit_intent` (a bot's move: this table's)."""
         p = action.player
         text = format_action(action)
         if self.clock.paused:
             return self._decide(p, source, text, Outcome.IGNORED, "paused", key)
         now = self.clock.now()
         shown = self.shown
-        if isinstance(action, Ready | Slap):
+        if guarded(action):
             if shown.countdown_ends is not None:
                 return self._decide(p, source, text, Outcome.IGNORED, "spit coming: get ready", key)
             pos = self.game.position
             if pos.phase is Phase.SPIT and any(pos.piles) and not shown.stuck_shown:
                 return self._decide(p, source, text, Outcome.IGNORED, "wait for the spit call", key)
-            if now < shown.phase_shown_at + self.stale_s:
+            if (self.gate if gate is None else gate).too_soon(shown.phase_shown_at, now, lag_s):
                 last = shown.last_event
                 if last is not None and isinstance(last.action, Slap) and last.action.player != p:
                     # the slap race was lost by a hair: say so, not "too soon"

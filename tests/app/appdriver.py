@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
 from spit_tui.engine import PLAYERS, Phase, Play, Player, Slap, format_action
+from spit_tui.keys.gate import earliest_reaction
 from spit_tui.table import Outcome
 
 
@@ -88,7 +89,8 @@ async def play_game(
                 assert d.outcome in (Outcome.IGNORED, Outcome.LOST_RACE), d
                 assert d.message.startswith(("too soon", "too late")), d
                 seen.stale_ignored += 1
-                await advance(pilot, table.stale_s + 0.01)
+                # past the window by the one margin every bot driver keeps
+                await advance(pilot, earliest_reaction(table.phase_shown_at, table.stale_s) - now)
                 continue
         if pos.phase is Phase.SPIT:
             if any(pos.piles):

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from spit_tui.engine import Action, Fill, Flip, Phase, Play, Ready, Slap
+from spit_tui.keys.gate import earliest_reaction
 from spit_tui.keys.intent import Row
 from spit_tui.players.bot import make_policy
 from spit_tui.players.level import Level
@@ -28,6 +29,7 @@ from spit_tui.players.view import must_say_spit, play_actions
 from spit_tui.scene import Scene
 
 from .protocol import ProtocolError, check_host_message, encode, read_frame
+from .remote import phase_mark
 from .seatproto import Ended, Event, SeatProtocol, Shown, Welcomed
 
 JOIN_S = 5.0  # the host must answer a hello this soon
@@ -252,11 +254,6 @@ class Client:
         self.writer.close()
 
 
-def _phase_mark(scene: Scene) -> tuple[Any, ...]:
-    slap = scene.pile_sizes if scene.phase is Phase.SLAP else ()
-    return (scene.phase, scene.round, scene.stuck, slap)
-
-
 async def play_as_bot(
     client: Client,
     rng: random.Random,
@@ -281,8 +278,8 @@ async def play_as_bot(
         view = scene.view(client.seat)
         if view.phase is Phase.OVER:
             return scene
-        if _phase_mark(scene) != mark:
-            mark, shown_at = _phase_mark(scene), loop.time()
+        if phase_mark(scene) != mark:
+            mark, shown_at = phase_mark(scene), loop.time()
         action: Action | None = None
         delay = rng.uniform(*think_s) if level is None else level.play.draw(rng)
         if scene.waiting is None:
@@ -297,7 +294,7 @@ async def play_as_bot(
             if isinstance(action, Ready | Slap):  # D13: not inside the stale-key window
                 if level is not None:
                     delay = level.react.draw(rng)
-                delay = max(delay, shown_at + client.stale_s + 0.02 - loop.time())
+                delay = max(delay, earliest_reaction(shown_at, client.stale_s) - loop.time())
         if action is None:
             await client.changed()
             continue

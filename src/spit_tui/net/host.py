@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Options
+from spit_tui.keys.gate import STALE_S
 from spit_tui.subscription import Subscription
-from spit_tui.table import COUNTDOWN_S, STALE_S, STUCK_DELAY_S, Decision, Outcome, Table
+from spit_tui.table import COUNTDOWN_S, STUCK_DELAY_S, Decision, Outcome, Table
 
 from .latency import PING_S
 from .limits import Addresses, Limits

@@ -20,12 +20,13 @@ from typing import NamedTuple
 
 from spit_tui.clock import GameClock
 from spit_tui.engine import SLOTS, Phase, Player
+from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Said, Scene
 from spit_tui.subscription import Subscribers, Subscription
-from spit_tui.table import LOG_LIMIT, MESSAGE_S, REPEAT_S, Decision
+from spit_tui.table import LOG_LIMIT, MESSAGE_S, Decision
 
 Press = Callable[[Row, int], None]
 _NO_SIDE = SideView((None,) * SLOTS, (0,) * SLOTS, 0, False)
@@ -37,9 +38,11 @@ class _Word(NamedTuple):
     until: float  # on the seat's clock; inf for the host's word (it stays until the host's next)
 
 
-def _mark(v: Scene) -> tuple[object, ...]:
-    """What makes a new phase for D13: a ready or slap phase that appeared, or
-    the game going on again after it waited for a seat."""
+def phase_mark(v: Scene) -> tuple[object, ...]:
+    """What makes a new phase for D13 on a seat's screen (the seat's key layer
+    and a bot playing a seat both read it): a ready or slap phase that appeared,
+    or the game going on again after it waited for a seat. The moment a view
+    with a new mark arrives is the moment this screen showed the phase."""
     slap = v.pile_sizes if v.phase is Phase.SLAP else ()
     return (v.phase, v.round, v.stuck, slap, v.waiting is None)
 
@@ -54,8 +57,7 @@ class RemoteSeat:
         self.keymap = keymap  # the player's keys: what a decision calls the key pressed
         self.press = press
         self.clock = clock
-        self.stale_s = stale_s
-        self.repeat_s = REPEAT_S
+        self.gate = KeyGate(stale_s, halves=frozenset({seat}))  # this keyboard's limits
         self.latest: Scene | None = None  # the host's latest scene, taken at its arrival
         self.lost: str | None = None  # our own connection is down: the line to show
         self.own_rtt_ms: int | None = None  # our round trip, where the host has not said it yet
@@ -63,7 +65,6 @@ class RemoteSeat:
         self._heard = Subscribers()
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self._seq = 0
-        self._arrived: dict[str, float] = {}
         self._met = False  # both seats have been at the table
         self._mark: tuple[object, ...] = ()
         self.phase_shown_at = clock.now()
@@ -115,7 +116,7 @@ class RemoteSeat:
         self.latest = scene = scene.taken_at(now)
         self.lost = None
         self._met = self._met or scene.waiting is None
-        mark = _mark(scene)
+        mark = phase_mark(scene)
         if mark != self._mark:  # D13: this screen shows the phase from now on
             self._mark = mark
             self.phase_shown_at = now
@@ -156,32 +157,26 @@ class RemoteSeat:
     def submit_intent(self, intent: Intent) -> Decision:
         p = intent.player
         key = self.keymap.key(intent)
-        if self._repeat(key):
+        if self.gate.repeat(key, self.clock.now()):
             return self._decide(p, "repeat", key, quiet=True)
-        if p is not self.me:
+        if not self.gate.takes(p):
             return self._decide(self.me, f"you play the {self.me.label} half: use its keys", key)
         if self.away is not None:
             return self._decide(p, "paused", key)
         phase = self.latest.phase if self.latest is not None else Phase.SPIT
-        guarded = phase is Phase.SPIT or (
+        reacts = phase is Phase.SPIT or (
             phase is Phase.SLAP and intent.row in (Row.PILE_A, Row.PILE_B)
-        )
-        if guarded and self.clock.now() < self.phase_shown_at + self.stale_s:
+        )  # a ready or a slap: D13 guards it
+        if reacts and self.gate.too_soon(self.phase_shown_at, self.clock.now()):
             return self._decide(p, "too soon: press again", key)
         self.press(intent.row, intent.slot)
-        return self._decide(p, "sent", key, outcome=Outcome.APPLIED)
+        return self._decide(p, "", key, outcome=Outcome.SENT)  # the host decides
 
     def ignore_repeat(self, intent: Intent) -> Decision:
         """A held key's repeat, as the terminal reports it: logged, shown to no one."""
         key = self.keymap.key(intent)
-        self._repeat(key)
+        self.gate.repeat(key, self.clock.now())  # a dropped repeat counts as an arrival
         return self._decide(intent.player, "repeat", key, quiet=True)
-
-    def _repeat(self, key: str) -> bool:
-        now = self.clock.now()
-        last = self._arrived.get(key)
-        self._arrived[key] = now
-        return last is not None and now - last < self.repeat_s
 
     def _decide(
         self, p: Player, why: str, key: str, *, quiet: bool = False,
@@ -193,6 +188,6 @@ class RemoteSeat:
         self.decisions.append(d)
         for listener in self._heard.decisions:
             listener(d)
-        if outcome is not Outcome.APPLIED and not quiet:
+        if outcome is Outcome.IGNORED and not quiet:
             self.say(p, why, outcome)
         return d

@@ -29,6 +29,7 @@ from typing import Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Game, Player
+from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.names import MAX_CELLS
 from spit_tui.subscription import Subscription
@@ -118,9 +119,14 @@ class Room:
     watch_sent: Message | None = None  # the last view the watchers were sent
     games: int = 1  # games played in this room, this one included
     wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
+    # the human limits applied to each remote seat's keys, whatever its client claims
+    gates: dict[Player, KeyGate] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
+        for p in Player:
+            # the repeat rule where the keys arrive (before a hold squeezes their gaps)
+            self.gates[p] = KeyGate(self.table.stale_s, halves=frozenset({p}), at_arrival=True)
         self._hold()
 
     @property
@@ -343,19 +349,38 @@ class Room:
         """A remote key press: the same path as a local one, after the seat's hold.
 
         The hold runs on the room's clock, and a seat's presses keep their order
-        even while its hold changes."""
+        even while its hold changes. The seat's gate applies a person's limits
+        whatever the client did: the repeat rule per key, measured here as the
+        keys arrive, and D13 from the moment the seat can have seen the phase
+        (`lag_s`)."""
         clock = self.table.clock
         clock.update()
         intent = Intent(p, row, slot)
+        gate = self.gates[p]
+        if gate.repeat(intent, clock.now()):
+            self.table.ignore_repeat(intent, gate)
+            self.poke()
+            return
         hold = self.holds()[p] if self.hold_actions else 0.0
+        lag = self.lag_s(p)
         seat = self.seats[p]
         due = max(clock.now() + hold, seat.action_due)
         if due > clock.now() and not clock.paused:
             seat.action_due = due
-            clock.call_at(due, lambda: self.table.submit_intent(intent, repeats_dropped=True))
+            clock.call_at(due, lambda: self.table.submit_intent(intent, gate=gate, lag_s=lag))
         else:
-            self.table.submit_intent(intent, repeats_dropped=True)
+            self.table.submit_intent(intent, gate=gate, lag_s=lag)
         self.poke()
+
+    def lag_s(self, p: Player) -> float:
+        """How much later than the table seat `p` can have reacted to a phase (D13):
+        its view's hold, the way there and back (the lowest round trip its transport
+        proves: never more than an honest key takes), and its key's hold."""
+        holds = self.holds()[p]
+        view = holds if self.hold_views else 0.0
+        action = holds if self.hold_actions else 0.0
+        proven = self.seats[p].proven
+        return view + action + (proven or 0.0)
 
     def flush(self) -> None:
         """Send each connected seat its view, if it changed since the last one sent,

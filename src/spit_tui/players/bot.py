@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Action, Card, Fill, Phase, Play, Player, Ready, Slap
+from spit_tui.keys.gate import earliest_reaction
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
@@ -224,7 +225,7 @@ class Bot:
         """A ready/slap reaction, never inside the table's stale-key window (D13)."""
         t = self.table
         delay = self.level.react.draw(self.rng) * self._pace
-        earliest = t.phase_shown_at + t.stale_s + 0.01 - t.clock.now()
+        earliest = earliest_reaction(t.phase_shown_at, t.stale_s) - t.clock.now()
         return max(delay, earliest)
 
     def _notice(self, view: View, candidates: list[Action], now: float) -> list[Action]:
