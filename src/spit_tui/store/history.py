@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
-from spit_tui.store import bests, db, rated
-from spit_tui.store.daily import practice_note
+from spit_tui.store import db, rated
 from spit_tui.store.figures import GameFigures, figures
+from spit_tui.store.overlines import after_line, figures_line
 from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
 from spit_tui.store.stats import median_s
@@ -50,63 +50,6 @@ class Snapshot(NamedTuple):
     rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
     daily: str | None = None  # the daily deal's date (UTC), for a daily game
     in_match: tuple[int, int] | None = None  # (this session's match number, first to N)
-
-
-def figures_line(conn: sqlite3.Connection, game_id: int, fig: GameFigures, snap: Snapshot) -> str:
-    """This game's speed for both players beside their best before it."""
-    minutes = snap.play_seconds / 60
-    parts = []
-    for p in Player:
-        name = snap.names[p]
-        cpm = fig.players[p].cards / minutes if minutes > 0 else 0.0
-        (best,) = conn.execute(
-            "SELECT max(gp.cards * 60.0 / g.play_seconds) FROM game_players gp"
-            " JOIN games g ON g.id = gp.game_id"
-            " WHERE gp.name = ? AND g.finished = 1 AND g.id != ? AND g.play_seconds > 0",
-            (name, game_id),
-        ).fetchone()
-        if best is None:
-            parts.append(f"{name} {cpm:.0f} cards a minute")
-        elif cpm > best:
-            parts.append(f"{name} new best: {cpm:.0f} cards a minute")
-        else:
-            parts.append(f"{name} {cpm:.0f} cards a minute (best {best:.0f})")
-    line = "  ·  ".join(parts)
-    return line if len(line) <= 76 else line.replace(" cards a minute", "/min")
-
-
-def after_line(conn: sqlite3.Connection, game_id: int, snap: Snapshot) -> str:
-    """The game-over line of what the game changed: each person's rating and
-    the personal bests it set, e.g. "rating 1412 (+18) · new best against level 7: 0:58"."""
-    from spit_tui.store.ratings import Rating
-
-    rows = conn.execute(
-        "SELECT seat, name, mu_before, sigma_before, mu, sigma FROM game_players"
-        " WHERE game_id = ? ORDER BY seat",
-        (game_id,),
-    ).fetchall()
-    people = [r for r in rows if r[4] is not None]
-    parts = []
-    for _seat, name, mb, sb, mu, sigma in people:
-        before, after = Rating(mb, sb), Rating(mu, sigma)
-        change = round(after.display) - round(before.display)
-        who = "" if len(people) == 1 else f"{name} "
-        fell = bests.fallen(conn, name, game_id)
-        best = f" · {who}{fell[0]}" if fell else ""
-        parts.append(f"{who}rating {after.display:.0f} ({change:+d}){best}")
-    if snap.daily and len(people) == 1:
-        note = practice_note(conn, people[0][1], game_id)
-        parts.insert(0, note or f"daily {snap.daily}: scored")
-    line = "  ·  ".join(parts)
-    shorter = (  # what goes first when the line is too long for the banner
-        ("  ·  ", " · "), ("new best against ", "best vs "), ("new best", "best"),
-        (": scored", ""), ("rating ", ""),
-    )
-    for long, short in shorter:
-        if len(line) <= 76:
-            break
-        line = line.replace(long, short)
-    return line
 
 
 class HistoryWriter:
@@ -371,7 +314,10 @@ class HistoryWriter:
         if snap.finished and fig is not None:
             with contextlib.suppress(Exception):  # the game is stored; only the line is not
                 game_id = self.game_ids[snap.key]
-                lines = [figures_line(conn, game_id, fig, snap), after_line(conn, game_id, snap)]
+                lines = [
+                    figures_line(conn, game_id, fig, snap.names, snap.play_seconds),
+                    after_line(conn, game_id, snap.daily),
+                ]
                 self._figures[snap.key] = "\n".join(line for line in lines if line)
         if note and self.on_problem is not None:
             self.on_problem(f"a stored game does not replay ({note})")
