@@ -87,7 +87,6 @@ def test_a_wrong_code_and_an_absent_host_are_one_line(host_process: tuple[str, s
         ["[::1", "00000-00000"],
         ["127.0.0.1", "short"],
         ["127.0.0.1", "00000-0000u"],
-        ["127.0.0.1"],
         ["127.0.0.1", "00000-00000", "--new-room"],
         ["127.0.0.1", "00000-00000", "--seat", "middle"],
         ["127.0.0.1", "00000-00000", "--layout", "klingon"],
@@ -124,3 +123,11 @@ def test_the_hosts_own_seat_needs_a_terminal() -> None:
         capture_output=True, text=True, timeout=30,
     )
     assert result.returncode == 1 and "terminal" in one_line(result)
+
+
+def test_join_with_no_code_is_the_lobby_which_needs_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["join", "127.0.0.1"]) == 1  # the lobby's screen, and no terminal here
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a terminal" in err, err

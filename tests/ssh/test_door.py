@@ -20,19 +20,20 @@ from spit_tui.ssh.admission import Admission, read_authorized
 from spit_tui.ssh.server import RESTORE
 
 
-async def test_a_guest_gets_the_question_and_a_bad_code_is_asked_again(tmp_path: Path) -> None:
+async def test_a_guest_gets_the_lobby_and_a_bad_code_is_asked_again(tmp_path: Path) -> None:
     async with served(tmp_path) as s:
         g = await connect(s, "ana")
         screen = await g.open()
-        await screen.wait_for(b"(like k3f9q-2x7mz): ")
-        assert b"hello ana." in screen.out
-        g.send(b"\x1b[Axyz\x7f\x7fqq\r")  # an arrow key is dropped, never echoed
+        await screen.wait_for(b"Quick match")
+        g.send(b"j")  # join by code
+        await screen.wait_for(b"room code, like")
+        g.send(b"zz\r")
         await screen.wait_for(b"not a room code")
-        assert b"\x1b[A" not in screen.out
-        assert screen.out.count(b"(like k3f9q-2x7mz): ") == 2
-        g.send(b"\x03")  # Ctrl+C at the question leaves
+        g.send(b"\x1b")  # Esc: back to the choices
+        await asyncio.sleep(0.3)
+        g.send(b"\x11")  # Ctrl+Q leaves
         await screen.wait_closed()
-        assert screen.status == 0
+        assert screen.status == 0 and bytes(screen.out).endswith(RESTORE)
         assert not s.door.sessions and not s.door.admission.open_by_address
 
 
@@ -47,7 +48,7 @@ async def test_authorized_keys_let_in_the_listed_key_only(tmp_path: Path) -> Non
             await connect(s, "eve", other)
         g = await connect(s, "ana", listed)
         screen = await g.open()
-        await screen.wait_for(b"(like k3f9q-2x7mz): ")
+        await screen.wait_for(b"Quick match")
         g.close()
 
 
@@ -82,7 +83,7 @@ async def test_limits_per_address_and_in_all(tmp_path: Path) -> None:
     async with served(tmp_path, admission=Admission(per_address=2, total=3)) as s:
         guests = [await connect(s, f"p{i}") for i in range(2)]
         for g in guests:
-            await (await g.open()).wait_for(b"k3f9q-2x7mz): ")
+            await (await g.open()).wait_for(b"Quick match")
         third = await connect(s, "p2")
         screen = await third.open()
         await screen.wait_closed()
@@ -97,7 +98,7 @@ async def test_limits_per_address_and_in_all(tmp_path: Path) -> None:
         del s.door.admission.open_by_address["192.0.2.7"]
         await asyncio.sleep(0.2)
         again = await connect(s, "p4")
-        await (await again.open()).wait_for(b"k3f9q-2x7mz): ")
+        await (await again.open()).wait_for(b"Quick match")
 
 
 @pytest.mark.parametrize("name", ['a"b', "x" * 21, "anaé", "  "])
@@ -129,16 +130,16 @@ async def test_an_idle_guest_in_a_game_gets_a_restored_terminal(tmp_path: Path) 
     async with served(tmp_path, idle_s=8.0) as s:
         g = await connect(s)
         screen = await g.open()
-        await screen.wait_for(b"k3f9q-2x7mz): ")
-        g.send(b"\r")
+        await screen.wait_for(b"Quick match")
+        g.send(b"q")  # a quick match
         await screen.wait_for(b"Waiting for RIGHT to join")
         pid = await game_pid(s)
         await screen.wait_closed()
         out = bytes(screen.out)
         assert b"nothing typed for 8 s" in out and screen.status == 1
         assert out.rindex(RESTORE) < out.rindex(b"nothing typed")
-        assert out.count(b"\x1b[?1049h") == 1
-        assert out.rindex(b"\x1b[?1049l") > out.index(b"\x1b[?1049h")
+        assert out.count(b"\x1b[?1049h") == 2  # the lobby's screen, then the board's
+        assert out.rindex(b"\x1b[?1049l") > out.rindex(b"\x1b[?1049h")
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)  # the game ended with the session
 
@@ -169,10 +170,10 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         key = asyncssh.generate_private_key("ssh-ed25519")
         ana = await connect(s, "ana", key)
         a = await ana.open()
-        await a.wait_for(b"k3f9q-2x7mz): ")
-        ana.send(b"n\r")  # a new room
+        await a.wait_for(b"Quick match")
+        ana.send(b"n")  # a new room
         board = await a.wait_for(b"Waiting for RIGHT to join")
-        code = CODE.search(board, board.index(b"k3f9q-2x7mz): ") + 14)
+        code = CODE.search(board, board.rindex(b"\x1b[?1049h"))
         assert code is not None
         assert f"ssh -p {s.port} -t NAME@127.0.0.1 {code[0].decode()}".encode() in a.out
         ben = await connect(s, "ben", key)  # one person at two terminals: one key
@@ -276,8 +277,8 @@ async def test_two_guests_pressing_enter_are_paired_and_see_each_others_names(
         for name in ("ana", "ben"):
             g = await connect(s, name)
             screen = await g.open()
-            await screen.wait_for(b"(like k3f9q-2x7mz): ")
-            g.send(b"\r")  # a quick match
+            await screen.wait_for(b"Quick match")
+            g.send(b"q")  # a quick match
             screens.append(screen)
         for screen in screens:
             await screen.wait_for(b"both press any key")
@@ -294,17 +295,18 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         for name in ("ana", "ben"):
             g = await connect(s, name)
             screen = await g.open()
-            await screen.wait_for(b"(like k3f9q-2x7mz): ")
-            g.send(b"\r")
+            await screen.wait_for(b"Quick match")
+            g.send(b"q")
             players.append(screen)
         for screen in players:
             await screen.wait_for(b"both press any key")
         (code,) = s.host.lobby.rooms
         carl = await connect(s, "carl")
         c = await carl.open()
-        await c.wait_for(b"w CODE: watch")
-        await c.wait_for(b"(like k3f9q-2x7mz): ")
-        carl.send(f"w {code}\r".encode())
+        await c.wait_for(b"Quick match")
+        carl.send(b"w")
+        await c.wait_for(b"room code, like")
+        carl.send(f"{code}\r".encode())
         await c.wait_for(b"both press any key")
         await c.wait_for(b"ben")
         (room,) = s.host.lobby.rooms.values()
@@ -325,9 +327,9 @@ async def test_a_guest_gone_while_their_game_starts_leaves_no_game_behind(tmp_pa
     async with served(tmp_path) as s:
         g = await connect(s)
         screen = await g.open()
-        await screen.wait_for(b"(like k3f9q-2x7mz): ")
-        g.send(b"n\r")
-        await asyncio.sleep(0.05)  # the room is being made, the game not up yet
+        await screen.wait_for(b"Quick match")
+        g.send(b"n")
+        await asyncio.sleep(0.05)  # the room is being made, the board not up yet
         g.close()
         await asyncio.sleep(3.0)  # time for a game to have started, were it let
         async with asyncio.timeout(15):

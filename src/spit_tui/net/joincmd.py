@@ -75,7 +75,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         ),
     )
     p.add_argument("address", metavar="HOST[:PORT]", help=f"the host (port {DEFAULT_PORT})")
-    p.add_argument("code", nargs="?", metavar="CODE", help="the room code the host printed")
+    p.add_argument(
+        "code", nargs="?", metavar="CODE",
+        help="the room code the host printed (none: the lobby: quick match, new room, ...)",
+    )  # fmt: skip
     p.add_argument("--seat", choices=("left", "right"), help="the seat to take (the free one)")
     p.add_argument("--new-room", action="store_true", help="make another room; print its code")
     p.add_argument(
@@ -92,9 +95,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.new_room or args.quick:
         if args.code is not None or args.seat is not None or (args.new_room and args.quick):
             raise UsageError(f"--{'new-room' if args.new_room else 'quick'} takes only HOST[:PORT]")
-    elif args.code is None:
-        raise UsageError("give the room CODE the host printed (or --new-room, or --quick)")
-    else:
+    elif args.code is not None:
         args.code = check_code(args.code)
     if args.new_room:
         return args
@@ -110,11 +111,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def invite_line() -> str | None:
-    """The line that brings the other player, where the door that started this
-    seat gave one (the SSH door, for a room it just made): shown on the board
-    until they come."""
-    line = os.environ.get(INVITE_ENV, "")
+def invite_line(code: str, default: str | None = None) -> str | None:
+    """The line that brings the other player to room `code`, shown on the board
+    until they come: the one the door that started this seat gave (the SSH
+    door's ssh line; "{code}" in it stands for the room's code), else
+    `default` (the lobby's New room: the join line)."""
+    line = (os.environ.get(INVITE_ENV) or default or "").replace("{code}", code)
     return line if 0 < len(line) <= 200 and line.isascii() and line.isprintable() else None
 
 
@@ -195,6 +197,27 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     from spit_tui.net.remote import RemoteSeat
 
     host, port = args.host, args.port
+    made = False  # a room made here: the board offers the line that brings the other
+    if args.code is None and not args.quick:  # the lobby: how to play on this host
+        refused = board.check_terminal()
+        if refused is not None:
+            return refused
+        from spit_tui.app.lobby import LobbyApp
+
+        choice = await LobbyApp(f"spit-tui on {host}:{port}", check_code).run_async()
+        if choice is None:
+            return 0
+        if choice.kind == "watch":
+            from .watchcmd import watch_room
+
+            return await watch_room(host, port, str(choice.code), board)
+        args.quick = choice.kind == "quick"
+        args.code = choice.code
+        if choice.kind == "new":
+            made = True
+            args.code = await ask_room(host, port)
+            if args.code is None:
+                return 1
     if args.quick:
         args.code = await ask_room(host, port, "quick")
         if args.code is None:
@@ -210,7 +233,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         return refused
     net = NetSeat(client, host, port, args.code, tokens)
     table = RemoteSeat(client.seat, net.press, RealClock(), client.stale_s)
-    table.invite = invite_line()
+    table.invite = invite_line(args.code, f"{PROG} join {host}:{port} {{code}}" if made else None)
 
     async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))

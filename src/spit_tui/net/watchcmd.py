@@ -50,19 +50,20 @@ async def feed(client: Client, seat: RemoteSeat, finish: Callable[[str], None]) 
            f"{NAME}: lost the host: {client.ended}")
 
 
-async def _watch(args: argparse.Namespace, board: Board) -> int:
+async def watch_room(host: str, port: int, code: str, board: Board) -> int:
+    """Watch room `code` on the host until the watcher quits; the exit status."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
 
     try:
         async with asyncio.timeout(JOIN_S):
-            client = await Client.watch(args.host, args.port, args.code)
+            client = await Client.watch(host, port, code)
     except JoinRefused as e:
         print(f"{NAME}: the host refused: {e}", file=sys.stderr)
         return 1
     except (OSError, TimeoutError) as e:
-        print(unreachable(args.host, args.port, e, NAME), file=sys.stderr)
+        print(unreachable(host, port, e, NAME), file=sys.stderr)
         return 1
     refused = board.check_terminal()
     if refused is not None:
@@ -92,7 +93,7 @@ def main(argv: list[str]) -> int:
     if refused is not None:
         return refused
     try:
-        return asyncio.run(_watch(args, board))
+        return asyncio.run(watch_room(args.host, args.port, args.code, board))
     except KeyboardInterrupt:
         print(f"{NAME}: stopped", file=sys.stderr)
         return 130

@@ -2,7 +2,7 @@
 
 One asyncssh server (server.py) gives each guest a pseudo-terminal running
 our own `spit-tui join` (guestpty.py): the same app, the same key path, the
-same host protocol as a `join` on a terminal of one's own. The host key
-(hostkey.py), who may come in and how many (admission.py) and the first
-question, a room code (prompt.py), are the door's own; the game is not.
+same host protocol (and the same lobby) as a `join` on a terminal of one's
+own. The host key (hostkey.py) and who may come in and how many
+(admission.py) are the door's own; the game is not.
 """

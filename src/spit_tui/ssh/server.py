@@ -3,10 +3,10 @@ game process per guest (guestpty.GuestPty) joined to a host's room.
 
 A guest's way in: public-key authentication only (any key, or the keys of
 `--authorized-keys`); the SSH user name is the player's name. A session
-needs a terminal (`ssh -t` when a room code is given as the command). The
-first question is the room (prompt.LinePrompt): a code, or Enter for a new
-room on the game host, whose line to share is shown on the board until the
-friend comes.
+needs a terminal (`ssh -t` when a command is given). Its first screen is
+the lobby of `spit-tui join HOST` (quick match, new room, join or watch by
+code), whose new room shows the ssh line to send a friend until they come;
+a command goes straight in: a room code, `w CODE` (watch), `new`, `quick`.
 
 How a session ends, and what the guest's terminal gets:
 - the game ends (its own quit, its end line): what it wrote, then RESTORE
@@ -38,7 +38,6 @@ from spit_tui.paths import state_dir
 
 from .admission import Admission, guest_name_problem
 from .guestpty import GRACE_S, GuestPty, clamp_size
-from .prompt import Answer, LinePrompt
 
 IDLE_S = 600.0  # a guest that sends nothing for this long is let go
 STALL_S = 30.0  # a guest whose channel stays full this long is dropped
@@ -164,7 +163,6 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         self.size = (80, 24)
         self.term: str | None = None
         self.command: str | None = None
-        self.prompt: LinePrompt | None = None
         self.game: GuestPty | None = None
         self.admitted = False
         self.ending: tuple[int, str | None] | None = None
@@ -212,23 +210,14 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             return self.end(2, "the game needs a terminal: run ssh with -t")
         self._arm_idle()
         if self.command is not None and self.command.strip():
-            self._spawn(self._answer(self.command))
-        else:
-            self._ask()
+            self._spawn(self._answer(self.command.strip()))
+        else:  # the lobby; a room made there shows our ssh line to send
+            self._spawn(self._play(None, self.door.invite(self._reached(), "{code}")))
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = asyncio.get_running_loop().time()
         if self.game is not None:
             self.game.write(data)
-        elif self.prompt is not None and self.ending is None:
-            echo, answer = self.prompt.feed(data)
-            self._send(echo)
-            if answer is not None:
-                self.prompt = None
-                if isinstance(answer, Answer):
-                    self._spawn(self._answer(answer.text))
-                else:
-                    self.end(0, None)
 
     def terminal_size_changed(self, width: int, height: int, pw: int, ph: int) -> None:
         self.size = clamp_size(width, height)
@@ -319,18 +308,11 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         if self.server.conn is not None:
             self.server.conn.abort()
 
-    def _ask(self) -> None:
-        self.prompt = LinePrompt()
-        self._line(f"{PROG}: hello {self.name}.")
-        self._line("Enter: a quick match (you play the next player who comes)")
-        self._line("n: a new room, with a line to send a friend")
-        self._line("w CODE: watch the game in room CODE")
-        self._send(b"or a room code (like k3f9q-2x7mz): ")
-
     async def _answer(self, text: str) -> None:
+        """A command given with ssh: a room code, `w CODE`, `new` or `quick`."""
         host, port = self.door.game_host
         invite = None
-        kind = {"": "quick", "quick": "quick", "n": "new_room", "new": "new_room"}.get(text.lower())
+        kind = {"quick": "quick", "new": "new_room"}.get(text.lower())
         if kind is not None:
             try:
                 async with asyncio.timeout(JOIN_S):
@@ -343,10 +325,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             try:
                 code = check_code(text[2:] if watch else text)
             except UsageError as e:
-                if self.command is not None:
-                    return self.end(2, str(e))
-                self._line(str(e))
-                return self._ask()
+                return self.end(2, f"{e} (or w CODE, new, quick)")
             if watch:
                 return await self._play(code, None, "watch")
         await self._play(code, invite)
@@ -391,11 +370,12 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             env["SPIT_INVITE"] = invite
         return env
 
-    async def _play(self, code: str, invite: str | None, command: str = "join") -> None:
+    async def _play(self, code: str | None, invite: str | None, command: str = "join") -> None:
+        """Start the guest's game: `join` (the lobby without a code) or `watch`."""
         if self.ending is not None:
             return
         host, port = self.door.game_host
-        argv = [command, f"{host}:{port}", code]
+        argv = [command, f"{host}:{port}", *([code] if code else [])]
         game = GuestPty(argv, self._env(invite), self.size, self._send, self._game_over)
         try:
             await game.start()
@@ -421,7 +401,6 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             return
         self.ending = (status, line)
         self.why = line or f"ended ({status})"
-        self.prompt = None
         if self.game is not None:
             self.game.hang_up()  # its end comes back through _game_over
             return

@@ -1,0 +1,117 @@
+"""The lobby: the first screen of `spit-tui join HOST` with no room code (and
+so of the SSH door): Quick match, New room, Join by code, Watch by code.
+
+Keys only: each choice has its key (q, n, j, w; the arrows and Enter work
+too), j and w ask for the code in a box (Esc goes back), Ctrl+Q or Esc
+leaves. The lobby only chooses: the command that ran it does the rest (asks
+the host, takes the seat, runs the board), so nothing here knows the wire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+CHOICES = (
+    ("quick", "q", "Quick match: play the next player who comes"),
+    ("new", "n", "New room: a code to send a friend"),
+    ("join", "j", "Join by code: the room a friend made"),
+    ("watch", "w", "Watch by code: a game in play"),
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the player chose: "quick", "new", "join" or "watch", and the code for
+    the last two."""
+
+    kind: str
+    code: str | None = None
+
+
+class LobbyApp(App[Choice | None]):
+    """Choose how to play on a host; the app's result is the Choice (None: left)."""
+
+    ENABLE_COMMAND_PALETTE = False  # keys only, the ones the footer shows
+    CSS = """
+    Screen { align: center middle; }
+    #lobby { width: 60; height: auto; border: round $accent; padding: 1 2; }
+    #title { text-style: bold; margin-bottom: 1; }
+    #choices { height: auto; }
+    #code { margin-top: 1; display: none; }
+    #code.asking { display: block; }
+    #why { color: $error; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"choose('{kind}')", label.split(":")[0]) for kind, key, label in CHOICES),
+        Binding("escape", "go_back", "back / leave"),
+        Binding("ctrl+q", "leave", "leave", priority=True),
+    ]
+
+    def __init__(self, title: str, check: Callable[[str], str]) -> None:
+        """`check`: a code as typed -> the code, or UsageError saying why not
+        (the command's: the app knows no network)."""
+        super().__init__()
+        self.heading = title
+        self.check = check
+        self.asking: str | None = None  # "join" or "watch" while the code box is up
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static(self.heading, id="title")
+            yield OptionList(*(Option(f"{key}  {label}", id=kind) for kind, key, label in CHOICES),
+                             id="choices")
+            yield Input(placeholder="room code, like k3f9q-2x7mz", id="code", max_length=20)
+            yield Static("", id="why")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#choices", OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.action_choose(str(event.option.id))
+
+    def action_choose(self, kind: str) -> None:
+        if self.asking is not None:
+            return  # typing a code: the letters are the code's
+        if kind in ("join", "watch"):
+            self.asking = kind
+            box = self.query_one("#code", Input)
+            box.add_class("asking")
+            box.value = ""
+            box.focus()
+            return
+        self.exit(Choice(kind))
+
+    @on(Input.Submitted)
+    def _code(self, event: Input.Submitted) -> None:
+        from spit_tui.command import UsageError
+
+        try:
+            code = self.check(event.value)
+        except UsageError as e:
+            self.query_one("#why", Static).update(str(e))
+            return
+        assert self.asking is not None
+        self.exit(Choice(self.asking, code))
+
+    def action_go_back(self) -> None:
+        if self.asking is None:
+            self.exit(None)
+            return
+        self.asking = None
+        self.query_one("#code", Input).remove_class("asking")
+        self.query_one("#why", Static).update("")
+        self.query_one("#choices", OptionList).focus()
+
+    def action_leave(self) -> None:
+        self.exit(None)
