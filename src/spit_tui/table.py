@@ -21,8 +21,6 @@ from spit_tui.engine import (
     PLAYERS,
     Action,
     Event,
-    Fill,
-    Flip,
     Game,
     Phase,
     Play,
@@ -38,7 +36,7 @@ from spit_tui.engine import (
     format_action,
 )
 from spit_tui.keys.gate import REPEAT_S, STALE_S, KeyGate, guarded
-from spit_tui.keys.intent import Intent, Row
+from spit_tui.keys.intent import Intent, action_for
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import ViewCache
 from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
@@ -453,7 +451,7 @@ class Table:
             why = f"computer's half: use the {p.other.label.lower()} half"
             told, self._told_computer = self._told_computer, True
             return self._decide(p, source, "", Outcome.IGNORED, why, key, quiet=told)
-        action = self.interpret(intent)
+        action = action_for(intent, self.game.position)
         if action is None:
             return self._decide(p, source, "", Outcome.IGNORED, self._idle_reason(), key)
         return self.submit(action, source, key, gate=g, lag_s=lag_s)
@@ -467,25 +465,6 @@ class Table:
         if not g.at_arrival:
             g.repeat(key, self.clock.now())  # a dropped repeat counts as an arrival
         return self._decide(intent.player, "key", "", Outcome.IGNORED, "repeat", key, quiet=True)
-
-    def interpret(self, intent: Intent) -> Action | None:
-        pos = self.game.position
-        p = intent.player
-        phase = pos.phase
-        if phase is Phase.PLAY:
-            if intent.row is Row.FILL:
-                slots = pos.sides[p].slots
-                dst = next((i for i, s in enumerate(slots) if not s.cards), intent.slot)
-                return Fill(p, intent.slot, dst)
-            if intent.row is Row.FLIP:
-                return Flip(p, intent.slot)
-            pile = 0 if pos.single_pile or intent.row is Row.PILE_A else 1
-            return Play(p, intent.slot, pile)
-        if phase is Phase.SPIT:
-            return Ready(p)
-        if phase is Phase.SLAP and intent.row in (Row.PILE_A, Row.PILE_B):
-            return Slap(p, 0 if intent.row is Row.PILE_A else 1)
-        return None
 
     def _who_won(self, p: Player, reason: str) -> str:
         """A lost race, in words that say whose card won: "too late: RIGHT played

@@ -16,17 +16,14 @@ from spit_tui.clock import VirtualClock
 from spit_tui.engine import (
     Action,
     Fill,
-    Flip,
     Game,
     Options,
-    Play,
     Position,
     Ready,
-    Slap,
     complete_position,
     parse_position,
 )
-from spit_tui.keys.intent import Row
+from spit_tui.keys.intent import intent_for
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.table import Table
 
@@ -104,18 +101,8 @@ async def advance(pilot: Pilot[None], seconds: float) -> None:
 
 
 def key_for_action(action: Action) -> str:
-    """The key a player presses for `action` (fills go to the leftmost gap)."""
-    p = action.player
-    if isinstance(action, Play):
-        return US.key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, action.slot)
-    if isinstance(action, Fill):
-        return US.key_for(p, Row.FILL, action.src)
-    if isinstance(action, Flip):
-        return US.key_for(p, Row.FLIP, action.slot)
-    if isinstance(action, Ready):
-        return US.key_for(p, Row.PILE_A, 0)
-    assert isinstance(action, Slap)
-    return US.key_for(p, Row.PILE_A if action.pile == 0 else Row.PILE_B, 0)
+    """The key a player on US QWERTY presses for `action` (keys.intent.intent_for)."""
+    return US.key(intent_for(action))
 
 
 def keyable(table: Table, action: Action) -> bool:

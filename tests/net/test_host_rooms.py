@@ -13,8 +13,8 @@ from pathlib import Path
 from joinkit import FAST, until
 
 from spit_tui.engine import Phase, Play, Player
-from spit_tui.keys.intent import Row
-from spit_tui.net.client import Client, key_for_action, play_as_bot
+from spit_tui.keys.intent import Row, intent_for
+from spit_tui.net.client import Client, play_as_bot
 from spit_tui.net.host import Host
 from spit_tui.store.history import HistoryWriter
 
@@ -50,7 +50,7 @@ async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
         await _into_play(left, right)
         await until(lambda: room.table.position.phase is Phase.PLAY, "in play")
         plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
-        left.press(*key_for_action(plays[0]))  # right after its spit key: not a repeat here
+        left.press(*intent_for(plays[0])[1:])  # right after its spit key: not a repeat here
         await until(lambda: len(room.table.game.log) >= 3, "a card is played")
         # RIGHT drops and comes back within the wait: nothing stops
         await right.close()

@@ -13,9 +13,9 @@ from joinkit import FAST, public_cards, seated, shown_cards, until
 
 from spit_tui.app.banner import Banner
 from spit_tui.engine import Phase, Play, Player
-from spit_tui.keys.intent import Row
+from spit_tui.keys.intent import Row, intent_for
 from spit_tui.keys.keymap import US
-from spit_tui.net.client import Client, key_for_action
+from spit_tui.net.client import Client
 from spit_tui.net.host import Host
 from spit_tui.subscription import Subscription
 from spit_tui.table import Outcome
@@ -63,7 +63,7 @@ async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
             plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
             assert plays  # seed 3 deals LEFT a play at once
             before = len(room.table.decisions)
-            row, slot = key_for_action(plays[0])
+            row, slot = intent_for(plays[0])[1:]
             await pilot.press(US.key_for(Player.LEFT, row, slot))
             await until(lambda: len(room.table.decisions) > before, "the key reached the host")
             d = room.table.decisions[-1]

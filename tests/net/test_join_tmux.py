@@ -250,8 +250,8 @@ def choose(room: Any, seat: Any, shown_since: float) -> Any:
 @pytest.mark.slow
 def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals) -> None:
     from spit_tui.engine import Player
+    from spit_tui.keys.intent import intent_for
     from spit_tui.keys.keymap import US
-    from spit_tui.net.client import key_for_action
     from spit_tui.net.host import Timings
 
     th = ThreadHost(seed=11, timings=Timings(countdown_s=0.3, stale_s=0.2, stuck_delay_s=0.2))
@@ -279,7 +279,7 @@ def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals)
                     mark, since = now_mark[:3], now_mark[3]
                 action = th.read(lambda p=p, since=since: choose(room, p, since))
                 if action is not None:
-                    row, slot = key_for_action(action)
+                    row, slot = intent_for(action)[1:]
                     before = th.read(lambda: len(room.table.decisions))
                     terms.send(names[p], US.key_for(p, row, slot))
                     end = time.monotonic() + 5

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from spit_tui.engine import Fill, Phase, Play, Player, Ready, Slap
-from spit_tui.keys.intent import Row
-from spit_tui.net.client import Client, JoinRefused, key_for_action, play_as_bot
+from spit_tui.keys.intent import Row, intent_for
+from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.host import Host, Timings
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
@@ -67,7 +67,7 @@ async def test_join_refusals_and_a_host_that_goes_away_are_one_line() -> None:
 
 def test_each_action_has_the_key_that_asks_for_it() -> None:
     L = Player.LEFT
-    assert key_for_action(Play(L, 3, 1)) == (Row.PILE_B, 3)
-    assert key_for_action(Fill(L, 2, 0)) == (Row.FILL, 2)
-    assert key_for_action(Slap(L, 0)) == (Row.PILE_A, 0)
-    assert key_for_action(Ready(L))[0] in Row
+    assert intent_for(Play(L, 3, 1))[1:] == (Row.PILE_B, 3)
+    assert intent_for(Fill(L, 2, 0))[1:] == (Row.FILL, 2)
+    assert intent_for(Slap(L, 0))[1:] == (Row.PILE_A, 0)
+    assert intent_for(Ready(L))[1:][0] in Row

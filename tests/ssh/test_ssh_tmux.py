@@ -185,8 +185,8 @@ def test_a_guest_whose_ssh_is_killed_mid_game(guests: Guests, door: ThreadDoor) 
 @pytest.mark.slow
 def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor) -> None:
     from spit_tui.engine import Player
+    from spit_tui.keys.intent import intent_for
     from spit_tui.keys.keymap import US
-    from spit_tui.net.client import key_for_action
 
     room = seat_both(guests, door)
     names = {Player.LEFT: "ana", Player.RIGHT: "ben"}
@@ -204,7 +204,7 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
             action = door.read(lambda p=p, since=since: choose(room, p, since))
             if action is None:
                 continue
-            row, slot = key_for_action(action)
+            row, slot = intent_for(action)[1:]
             before = door.read(lambda: len(room.table.decisions))
             guests.send(names[p], US.key_for(p, row, slot))
             end = time.monotonic() + 5

@@ -6,15 +6,29 @@ into the leftmost empty slot; the flip row turns a card up when manual flip is
 on. During a "press spit" phase any key of a player's half means "ready".
 
 Layouts (which character sits where) and key maps (a layout made into lookup
-tables) both build on this; it depends on the engine's Player only.
+tables) both build on this. `action_for` and `intent_for` are the one mapping
+between a key's intent and an engine action, both ways (a property test checks
+they invert each other for every legal action).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from spit_tui.engine import Player
+from spit_tui.engine import (
+    Action,
+    Fill,
+    Flip,
+    Phase,
+    Play,
+    Player,
+    Position,
+    Ready,
+    Slap,
+    not_an_action,
+)
 
 
 class Row(StrEnum):
@@ -40,3 +54,49 @@ def intent_at(pos: tuple[int, int]) -> Intent:
     """The intent of a physical key (row 0-3, column 0-9; columns 0-4 are LEFT's)."""
     row, col = pos
     return Intent(Player.LEFT if col < 5 else Player.RIGHT, ROWS[row], col % 5)
+
+
+def leftmost_gap(sizes: Sequence[int]) -> int | None:
+    """The stockpile place a fill key fills: the leftmost empty one (None: no gap)."""
+    return next((i for i, n in enumerate(sizes) if n == 0), None)
+
+
+def action_for(intent: Intent, position: Position) -> Action | None:
+    """What a key means at `position` (None: nothing now). The one reading of a
+    key: the row, not the phase, is what a key is (module docstring); the fill
+    row fills the leftmost gap, and in a one-pile round both rows play onto it."""
+    p = intent.player
+    phase = position.phase
+    if phase is Phase.PLAY:
+        if intent.row is Row.FILL:
+            gap = leftmost_gap([len(s.cards) for s in position.sides[p].slots])
+            return Fill(p, intent.slot, intent.slot if gap is None else gap)
+        if intent.row is Row.FLIP:
+            return Flip(p, intent.slot)
+        pile = 0 if position.single_pile or intent.row is Row.PILE_A else 1
+        return Play(p, intent.slot, pile)
+    if phase is Phase.SPIT:
+        return Ready(p)
+    if phase is Phase.SLAP and intent.row in (Row.PILE_A, Row.PILE_B):
+        return Slap(p, 0 if intent.row is Row.PILE_A else 1)
+    return None
+
+
+def intent_for(action: Action) -> Intent:
+    """The key a player presses for `action`: `action_for` of it is the action
+    again wherever the action is legal (a fill's place is always the leftmost
+    gap; any key of the half says "spit", the first of row a here)."""
+    p = action.player
+    match action:
+        case Play(_, slot, pile):
+            return Intent(p, Row.PILE_A if pile == 0 else Row.PILE_B, slot)
+        case Fill(_, src, _):
+            return Intent(p, Row.FILL, src)
+        case Flip(_, slot):
+            return Intent(p, Row.FLIP, slot)
+        case Ready():
+            return Intent(p, Row.PILE_A, 0)
+        case Slap(_, pile):
+            return Intent(p, Row.PILE_A if pile == 0 else Row.PILE_B, 0)
+        case _:
+            not_an_action(action)

@@ -19,9 +19,9 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from spit_tui.engine import Action, Fill, Flip, Phase, Play, Ready, Slap
+from spit_tui.engine import Action, Phase, Ready, Slap
 from spit_tui.keys.gate import earliest_reaction
-from spit_tui.keys.intent import Row
+from spit_tui.keys.intent import Row, intent_for
 from spit_tui.players.bot import make_policy
 from spit_tui.players.level import Level
 from spit_tui.players.policy import Policy
@@ -45,20 +45,6 @@ class JoinRefused(Exception):
     def __init__(self, line: str, kind: str = "refused") -> None:
         super().__init__(line)
         self.kind = kind  # "refused" (the host's reason) or an Ended kind (seatproto)
-
-
-def key_for_action(action: Action) -> tuple[Row, int]:
-    """The key (row, slot) of this seat's half that asks the table for `action`."""
-    if isinstance(action, Play):
-        return (Row.PILE_A if action.pile == 0 else Row.PILE_B), action.slot
-    if isinstance(action, Fill):
-        return Row.FILL, action.src  # the table fills the leftmost gap, as the bot assumes
-    if isinstance(action, Flip):
-        return Row.FLIP, action.slot
-    if isinstance(action, Slap):
-        return (Row.PILE_A if action.pile == 0 else Row.PILE_B), 0
-    assert isinstance(action, Ready)
-    return Row.PILE_A, 0  # any key of the half says "spit"
 
 
 class Client:
@@ -299,7 +285,8 @@ async def play_as_bot(
             await client.changed()
             continue
         await asyncio.sleep(delay)
-        client.press(*key_for_action(action))
+        key = intent_for(action)
+        client.press(key.row, key.slot)
         # The host answers every key with a view (its `heard` count): decide again
         # when the table changed, or after RETRY_S if the key changed nothing.
         before = _gist(client.latest)

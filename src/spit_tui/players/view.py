@@ -31,6 +31,7 @@ from spit_tui.engine import (
     adjacent,
     not_an_action,
 )
+from spit_tui.keys.intent import leftmost_gap
 
 
 class SideView(NamedTuple):
@@ -154,9 +155,8 @@ def play_actions(view: View) -> list[Action]:
     me = view.me
     mine = view.mine
     out: list[Action] = list(plays_for(view))
-    empty = [i for i in range(SLOTS) if mine.sizes[i] == 0]
-    if empty:
-        dst = empty[0]  # the fill key always fills the leftmost gap; the place never matters
+    dst = leftmost_gap(mine.sizes)  # where the fill key fills (the place never matters)
+    if dst is not None:
         out.extend(
             Fill(me, i, dst) for i in range(SLOTS) if mine.tops[i] is not None and mine.sizes[i] > 1
         )
