@@ -40,6 +40,7 @@ from spit_tui.engine import Player
 from spit_tui.net.client import Client
 from spit_tui.net.delay import DelayProxy
 from spit_tui.net.host import Host
+from spit_tui.net.limits import Limits
 from spit_tui.net.race import RACE_CARDS, RACE_KEYS, RACE_TOP, race_game, race_winner
 
 NEAR_S, FAR_S, JITTER_S = 0.005, 0.080, 0.010
@@ -167,8 +168,9 @@ async def run_mode(mode: str, plan: list[tuple[str, Player, float]], parallel: i
     # would prove no distance and hold nothing (net.latency): the proxy runs
     # trust the pings, as a host would if every client were honest. Under
     # tc netem the kernel sees the delay, and the host runs as it ships.
+    # Every seat comes from 127.0.0.1: no per-address limit (net.limits).
     host = Host(port=HOST_PORT if netns else 0, seed=seed, equalise=MODES[mode],
-                trust_pongs=not netns)
+                trust_pongs=not netns, limits=Limits.open())
     await host.start()
     proxies: list[DelayProxy] = []
     arenas: list[Arena] = []

@@ -70,6 +70,7 @@ class Served:
         from spit_tui.clock import RealClock
         from spit_tui.engine import Game, parse_position
         from spit_tui.net.host import Host
+        from spit_tui.net.limits import Limits
         from spit_tui.ssh.admission import Admission
         from spit_tui.ssh.server import Door, listen
         from spit_tui.table import Table
@@ -85,7 +86,7 @@ class Served:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.host = BenchHost(port=0)
+        self.host = BenchHost(port=0, limits=Limits.relayed())  # as ssh-serve's own host
         self.call(self.host.start())
         self.door = Door(("127.0.0.1", self.host.port), Admission(per_address=100, total=100),
                          guest_home=home / "guests")
