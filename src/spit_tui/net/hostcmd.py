@@ -30,7 +30,7 @@ from spit_tui.command import (
     port_number,
     shown,
 )
-from spit_tui.engine import Player
+from spit_tui.engine import Options, Player
 from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
 from .host import DEFAULT_PORT, WAIT_S, Host
@@ -55,6 +55,32 @@ def address(bind: str, port: int) -> str:
     return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
 
 
+def add_room_options(p: argparse.ArgumentParser) -> None:
+    """The game every room of this host plays (each rematch too)."""
+    from spit_tui.engine import Variant
+
+    p.add_argument(
+        "--variant", choices=[str(v) for v in Variant],
+        help="the rooms' game: standard (first out of cards wins) or points (lowest score wins)",
+    )  # fmt: skip
+    p.add_argument("--target", metavar="N", help="points variant: play to N points (100)")
+    p.add_argument(
+        "--manual-flip", action="store_true", help="players turn up their own stockpile cards"
+    )
+
+
+def room_options(args: argparse.Namespace) -> Options:
+    """The rooms' Options from add_room_options' arguments (UsageError if bad)."""
+    from spit_tui.engine import Variant
+
+    target = 100
+    if args.target is not None:
+        if not args.target.isdigit() or not 1 <= int(args.target) <= 10_000:
+            raise UsageError(f"--target: a number from 1 to 10000, not {shown(args.target)}")
+        target = int(args.target)
+    return Options(Variant(args.variant or "standard"), target, args.manual_flip)
+
+
 def build_parser() -> Parser:
     p = Parser(
         prog=NAME,
@@ -74,6 +100,7 @@ def build_parser() -> Parser:
     )
     p.add_argument("--db", metavar="FILE", help="keep the history of games in FILE")
     p.add_argument("--no-history", action="store_true", help="keep no history of these games")
+    add_room_options(p)
     add_board_options(p)  # for --seat
     return p
 
@@ -82,6 +109,7 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
     """(the options, the port, the wait); UsageError for a bad command line."""
     args = build_parser().parse_args(argv)
     port, wait_s = port_number(args.port), _wait(args.wait)
+    args.options = room_options(args)
     if not valid_host(args.bind):
         raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
     if args.seat is None:
@@ -134,7 +162,10 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
             f"{NAME}: history is off: {line}", file=sys.stderr, flush=True
         )
         history.start()
-    host = Host(bind=bind, port=port, seed=args.seed, wait_s=wait_s, history=history)
+    host = Host(
+        bind=bind, port=port, seed=args.seed, wait_s=wait_s, history=history,
+        options=args.options,
+    )  # fmt: skip
     host.on_room_stopped = lambda room, line: print(
         f"{NAME}: room {room.code}: {line}", file=sys.stderr, flush=True
     )

@@ -59,6 +59,9 @@ def build_parser() -> Parser:
         metavar="HOST:PORT",
         help="the game host whose rooms guests join (default: one of our own, on 127.0.0.1)",
     )
+    from spit_tui.net.hostcmd import add_room_options
+
+    add_room_options(p)
     p.add_argument(
         "--authorized-keys",
         metavar="FILE",
@@ -101,7 +104,7 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
     if game_host is None:
         # every guest's game connects from 127.0.0.1: the door counts guests
         # per address (Admission), so the host must not count them as one
-        own = Host(bind="127.0.0.1", port=0, limits=Limits.relayed())
+        own = Host(bind="127.0.0.1", port=0, limits=Limits.relayed(), options=args.options)
         try:
             await own.start()
         except OSError as e:
@@ -142,9 +145,14 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
 
 @command(NAME)
 def main(argv: list[str]) -> int:
+    from spit_tui.net.hostcmd import room_options
     from spit_tui.net.joincmd import valid_host
 
     args = build_parser().parse_args(argv)
+    args.options = room_options(args)
+    if args.host and (args.variant or args.target or args.manual_flip):
+        raise UsageError("--variant, --target and --manual-flip are for our own host: "
+                         "with --host, give them to that spit-tui host")
     port = port_number(args.port)
     if not valid_host(args.bind):
         raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")

@@ -1,0 +1,53 @@
+"""The game a host's rooms play: `host` (and `ssh-serve`'s own host) take
+--variant, --target and --manual-flip, and every room, rematches too, plays
+it; the seats' boards say so."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from spit_tui.engine import Options, Variant
+from spit_tui.net.client import Client
+
+
+async def test_a_hosts_rooms_play_its_options() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spit_tui", "host", "--port", "0", "--no-history",
+         "--variant", "points", "--target", "30", "--manual-flip"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        first = await asyncio.to_thread(proc.stdout.readline)
+        m = re.search(r"hosting on 127\.0\.0\.1:(\d+); room code (\S+)", first)
+        assert m, first
+        client = await Client.join("127.0.0.1", int(m[1]), m[2], name="ana")
+        async with asyncio.timeout(10):
+            while client.latest is None:
+                await client.changed(1.0)
+        assert client.latest.options == Options(Variant.POINTS, 30, True)
+        await client.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["host", "--target", "0"], "--target: a number from 1 to 10000"),
+        (["host", "--variant", "golf"], "invalid choice"),
+        (["ssh-serve", "--host", "127.0.0.1:7878", "--variant", "points"], "for our own host"),
+    ],
+)
+def test_bad_room_options_are_one_line(argv: list[str], says: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "spit_tui", *argv], capture_output=True, text=True, timeout=30
+    )
+    assert run.returncode == 2 and says in run.stderr and run.stderr.count("\n") == 1
