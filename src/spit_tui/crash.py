@@ -29,10 +29,8 @@ from __future__ import annotations
 
 import io
 import os
-import platform
 import sys
 import time
-import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,6 +68,9 @@ def _describe(exc: BaseException) -> str:
 
 
 def _report_text(exc: BaseException, argv: Sequence[str], context: str) -> str:
+    import platform  # here: only a crash needs them, never the start
+    import traceback
+
     import textual
 
     lines = [

@@ -23,12 +23,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
-from spit_tui.store import db, rated
+from spit_tui.store import db
 from spit_tui.store.figures import GameFigures, figures
-from spit_tui.store.overlines import after_line, figures_line
 from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
-from spit_tui.store.stats import median_s
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
@@ -247,6 +245,7 @@ class HistoryWriter:
     def _run(self) -> None:
         try:
             self._open()
+            _storing_parts()  # here, on the worker: the game's start never waits for them
             while True:
                 snap = self._queue.get()
                 if snap is None:
@@ -314,6 +313,8 @@ class HistoryWriter:
         if snap.finished and fig is not None:
             with contextlib.suppress(Exception):  # the game is stored; only the line is not
                 game_id = self.game_ids[snap.key]
+                from spit_tui.store.overlines import after_line, figures_line
+
                 lines = [
                     figures_line(conn, game_id, fig, snap.names, snap.play_seconds),
                     after_line(conn, game_id, snap.daily),
@@ -325,6 +326,9 @@ class HistoryWriter:
     def _store(
         self, conn: sqlite3.Connection, snap: Snapshot, fig: GameFigures | None, text: str
     ) -> None:
+        from spit_tui.store import rated
+        from spit_tui.store.stats import median_s
+
         rec = snap.record
         o = rec.options
         final = "" if fig is None else format_position(fig.final)
@@ -394,3 +398,10 @@ class HistoryWriter:
             )
         if snap.finished:
             rated.rate_game(conn, game_id)
+
+
+def _storing_parts() -> None:
+    """Import what storing a finished game needs (the ratings, the figures'
+    lines, the stats: about 25 ms of imports, openskill and the bots among
+    them), on the history's worker once it runs, not on the game's start."""
+    from spit_tui.store import overlines, rated, stats  # noqa: F401
