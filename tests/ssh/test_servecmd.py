@@ -108,3 +108,26 @@ def test_beyond_this_machine_is_said_at_start() -> None:
 def test_guest_home_is_private(tmp_path: Path) -> None:
     _, made = load_or_make(tmp_path / "deep" / "key")
     assert made and os.stat(tmp_path / "deep").st_mode & 0o077 == 0
+
+
+async def test_the_server_logs_each_guest_coming_and_going(tmp_path: Path) -> None:
+    import asyncio
+
+    import asyncssh
+
+    proc = serve()
+    try:
+        lines = await asyncio.to_thread(first_lines, proc, 3)
+        port = int(lines[1].split(":")[1].split(";")[0])
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect(
+            "127.0.0.1", port, username="ana", client_keys=[key], known_hosts=None,
+            agent_path=None,
+        ) as conn:  # fmt: skip
+            await conn.run("zz", term_type="xterm", term_size=(80, 24))
+        log = await asyncio.to_thread(first_lines, proc, 2)
+    finally:
+        stop(proc)
+    fp = str(key.get_fingerprint("sha256"))
+    assert log[0] == f"'ana' from 127.0.0.1 ({fp}): came in"
+    assert log[1].startswith(f"'ana' from 127.0.0.1 ({fp}): left (not a room code")

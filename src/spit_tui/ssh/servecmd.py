@@ -114,6 +114,8 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
     per_address, total, idle_s = limits
     admission = Admission(per_address=per_address, total=total, allowed=allowed)
     door = Door(game_host, admission, idle_s=idle_s, public=args.public_address)
+    door.on_session = lambda s: print(f"{s.label}: came in", flush=True)
+    door.on_end = lambda s: print(f"{s.label}: left ({s.why})", flush=True)
     try:
         acceptor = await listen(door, key, args.bind, port)
     except OSError as e:

@@ -265,6 +265,12 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         return None if key is None else str(key.get_fingerprint("sha256"))
 
     @property
+    def label(self) -> str:
+        """The guest in the server's log: name, address and key."""
+        key = self.identity or "no key"
+        return f"{self.name!r} from {self.server.address} ({key})"
+
+    @property
     def who(self) -> str:
         """Who the guest is for their folders: their key, else their name."""
         return self.identity or f"name:{self.name}"
