@@ -54,5 +54,16 @@ async def test_a_bad_code_is_said_and_asked_again() -> None:
     assert app.return_value == Choice("join", CODE)
 
 
+async def test_f1_shows_what_each_choice_does() -> None:
+    app = LobbyApp("spit-tui on 127.0.0.1:7878", check_code)
+    async with app.run_test(size=(100, 30)) as pilot:
+        help_box = app.query_one("#help")
+        assert not help_box.display
+        await pilot.press("f1")
+        assert help_box.display
+        await pilot.press("f1")
+        assert not help_box.display
+
+
 def test_lobby_snapshot(snap_compare: Callable[..., bool]) -> None:
     assert snap_compare(LobbyApp("spit-tui on 127.0.0.1:7878", check_code), terminal_size=(100, 30))

@@ -28,6 +28,16 @@ CHOICES = (
 )
 
 
+HELP = "\n".join((
+    "Quick match: you play the next player who asks for one here; until they come,"
+    " the board shows the room's code, which you may send someone too.",
+    "New room: a room of your own; its board shows the line to send a friend.",
+    "Join by code, Watch by code: the code a friend sent (any case, dash or not)."
+    " A watcher sees the board as both players do, and has no keys.",
+    "At game over, Enter on both seats plays again in the same room.",
+))  # one line a paragraph: the box wraps them
+
+
 @dataclass(frozen=True)
 class Choice:
     """What the player chose: "quick", "new", "join" or "watch", and the code for
@@ -49,9 +59,12 @@ class LobbyApp(App[Choice | None]):
     #code { margin-top: 1; display: none; }
     #code.asking { display: block; }
     #why { color: $error; height: auto; }
+    #help { display: none; margin-top: 1; height: auto; }
+    #help.shown { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"choose('{kind}')", label.split(":")[0]) for kind, key, label in CHOICES),
+        Binding("f1", "help", "help"),
         Binding("escape", "go_back", "back / leave"),
         Binding("ctrl+q", "leave", "leave", priority=True),
     ]
@@ -71,6 +84,7 @@ class LobbyApp(App[Choice | None]):
                              id="choices")
             yield Input(placeholder="room code, like k3f9q-2x7mz", id="code", max_length=20)
             yield Static("", id="why")
+            yield Static(HELP, id="help")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -103,6 +117,10 @@ class LobbyApp(App[Choice | None]):
             return
         assert self.asking is not None
         self.exit(Choice(self.asking, code))
+
+    def action_help(self) -> None:
+        """F1: what each choice does, under them (F1 again hides it)."""
+        self.query_one("#help", Static).toggle_class("shown")
 
     def action_go_back(self) -> None:
         if self.asking is None:

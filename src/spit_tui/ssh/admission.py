@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from spit_tui.names import name_problem
 
 PER_ADDRESS = 3  # sessions at once from one address (a household, a lab)
-TOTAL = 40  # sessions at once in all: memory for about 40 games' seats (notes: ~60 MB each)
+TOTAL = 40  # sessions at once in all: ~40 MB each (docs/performance.md), two cores' worth
 if TYPE_CHECKING:
     from asyncssh import SSHAuthorizedKeys, SSHKey
 
