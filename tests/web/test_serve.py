@@ -40,6 +40,11 @@ def one_line(r: subprocess.CompletedProcess[str], code: int, words: str) -> None
     assert r.stdout == ""
 
 
+@pytest.mark.parametrize("pages", ["0", "65", "x", "²", "9" * 5000])
+def test_a_bad_number_of_pages_is_one_line_and_exit_2(pages: str) -> None:
+    one_line(serve("--pages", pages), 2, "--pages")
+
+
 @pytest.mark.parametrize("port", ["http", "-1", "65536", "8000x", ""])
 def test_a_bad_port_is_one_line_and_exit_2(port: str) -> None:
     one_line(serve("--port", port), 2, "--port: not a port number (0-65535)")
@@ -295,16 +300,12 @@ def test_what_a_page_sends_reaches_the_console_escaped() -> None:
     assert all("\x1b" not in line and "\\x1b]0;owned\\x07" in line for line in lines), lines
 
 
-PAGES_2 = (
-    "import sys, spit_tui.web.serve as s; s.MAX_PAGES = 2; "
-    "sys.exit(s.main(['--port', '0', '--', '--no-history']))"
-)
-
-
 def test_games_are_capped_with_a_clear_page_and_one_line() -> None:
     """Each page started a game process (40 MB) without limit: 24 pages, 24
-    games. At the cap (2 here) a page is told so, the console says it once."""
-    served = Served([], command=[sys.executable, "-c", PAGES_2])
+    games. At the cap (`--pages 2` here) a page is told so, the console says
+    it once."""
+    served = Served([], command=[sys.executable, "-m", "spit_tui", "serve", "--port", "0",
+                                 "--pages", "2", "--", "--no-history"])
 
     async def check() -> None:
         async with aiohttp.ClientSession() as http:

@@ -24,7 +24,7 @@ What textual-serve does not do, and this module does:
   malformed one closes that page's connection, in one line, not a traceback;
   whatever a page sent is printed escaped (a page cannot write escape
   sequences into this console);
-- start at most MAX_PAGES games at once, PAGES_PER_ADDRESS for one client
+- start at most MAX_PAGES games at once (`--pages`), PAGES_PER_ADDRESS for one client
   address (each is a process of about 40 MB): a page beyond that gets a
   page saying so, and the console one line (at most every NOTICE_S);
 - stop on Ctrl+C (or SIGTERM) within a second or two: each game is told to
@@ -50,7 +50,7 @@ from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from spit_tui.command import PROG, Parser, UsageError, command, port_number
+from spit_tui.command import PROG, Parser, UsageError, command, port_number, shown
 from spit_tui.store.stored import escaped
 
 from .pagemsg import BadPageMessage, page_message, start_size
@@ -71,8 +71,8 @@ FULL_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</
 """
 
 
-def parse_args(argv: list[str]) -> tuple[int, list[str]]:
-    """(port, the game's arguments); UsageError for a bad command line."""
+def parse_args(argv: list[str]) -> tuple[int, list[str], int]:
+    """(port, the game's arguments, games at once); UsageError for a bad command line."""
     own, game = _split(argv)
     p = Parser(
         prog=NAME,
@@ -86,12 +86,19 @@ def parse_args(argv: list[str]) -> tuple[int, list[str]]:
     p.add_argument(
         "--port", default=str(DEFAULT_PORT), help=f"port to listen on ({DEFAULT_PORT}; 0: any)"
     )
+    p.add_argument(
+        "--pages", default=str(MAX_PAGES), metavar="N",
+        help=f"games open at once, at most (1-64; {MAX_PAGES}): each is a process of about 40 MB",
+    )
     args = p.parse_args(own)
     port = port_number(args.port)
+    pages = args.pages
+    if not (pages.isascii() and pages.isdigit() and len(pages) <= 2 and 1 <= int(pages) <= 64):
+        raise UsageError(f"--pages: a number of games from 1 to 64, not {shown(pages)!r}")
     problem = game_args_problem(game)
     if problem is not None:
         raise UsageError(f"after --: {problem}")
-    return port, game
+    return port, game, int(pages)
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -161,15 +168,16 @@ def _served_names(port: int) -> frozenset[str]:
     return frozenset(f"{host}:{port}" for host in (ADDRESS, "localhost"))
 
 
-def make_server(sock: socket.socket, game: list[str]) -> GameServer:
-    return GameServer(sock, game_command(game))
+def make_server(sock: socket.socket, game: list[str], pages: int = MAX_PAGES) -> GameServer:
+    return GameServer(sock, game_command(game), pages)
 
 
 class GameServer(Server):
     """textual-serve's Server on a socket of ours, with our page and checks."""
 
-    def __init__(self, sock: socket.socket, command: str) -> None:
+    def __init__(self, sock: socket.socket, command: str, pages: int = MAX_PAGES) -> None:
         self.sock = sock
+        self.max_pages = pages
         self.port_bound: int = sock.getsockname()[1]
         super().__init__(
             command,
@@ -235,8 +243,8 @@ class GameServer(Server):
 
     def _full(self, address: str) -> str | None:
         """Why no game may open for `address` now, or None."""
-        if self.pages.total() >= MAX_PAGES:
-            return f"this server has {MAX_PAGES} games open, the most it runs at once"
+        if self.pages.total() >= self.max_pages:
+            return f"this server has {self.max_pages} games open, the most it runs at once"
         if self.pages[address] >= PAGES_PER_ADDRESS:
             return f"{PAGES_PER_ADDRESS} games are open from this address already"
         return None
@@ -312,13 +320,13 @@ class GameServer(Server):
 
 @command(NAME)
 def main(argv: list[str]) -> int:
-    port, game = parse_args(argv)
+    port, game, pages = parse_args(argv)
     try:
         sock = listen(port)
     except OSError as e:
         print(f"{NAME}: cannot listen on {ADDRESS}:{port}: {e.strerror or e}", file=sys.stderr)
         return 1
-    server = make_server(sock, game)
+    server = make_server(sock, game, pages)
     try:
         server.serve()
     finally:
