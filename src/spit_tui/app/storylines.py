@@ -60,20 +60,31 @@ def feed_lines(scene: Scene, base: Style, side_w: int, centre_w: int) -> tuple[L
     return _feed_lines(scene.feed, scene.names, base, side_w, centre_w)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _feed_lines(
     entries: tuple[FeedEntry, ...], names: tuple[str, str], base: Style, side_w: int, centre_w: int
 ) -> tuple[Line, ...]:
-    out: list[Line] = []
-    for i in range(FEED_LEN):
-        text = feed_text(entries[i], names) if i < len(entries) else Text()
-        if i:
-            text.stylize(DIM)
-        text.truncate(centre_w)
-        pad = centre_w - text.cell_len
-        text = Text.assemble(" " * (pad // 2), text, " " * (pad - pad // 2))
-        out.append(_blank(side_w) + to_line(text, centre_w) + _blank(side_w))
-    return styled(out, base)
+    return tuple(
+        _feed_line(entries[i] if i < len(entries) else None, i > 0, names, base, side_w, centre_w)
+        for i in range(FEED_LEN)
+    )
+
+
+@lru_cache(maxsize=256)
+def _feed_line(
+    entry: FeedEntry | None, dim: bool, names: tuple[str, str], base: Style, side_w: int,
+    centre_w: int,
+) -> Line:
+    """One line of the feed. Cached per entry: a new entry moves the others down
+    a line, and each is drawn once bright (the newest) and once dim, not on
+    every key."""
+    text = feed_text(entry, names) if entry is not None else Text()
+    if dim:
+        text.stylize(DIM)
+    text.truncate(centre_w)
+    pad = centre_w - text.cell_len
+    text = Text.assemble(" " * (pad // 2), text, " " * (pad - pad // 2))
+    return styled([_blank(side_w) + to_line(text, centre_w) + _blank(side_w)], base)[0]
 
 
 def bar_line(scene: Scene, base: Style, width: int, marks: bool = False) -> Line:

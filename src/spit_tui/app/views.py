@@ -142,13 +142,14 @@ class LinesView(SceneView):
         strips = self._strips[: len(new)]
         dirty = []
         for y, segs in enumerate(new):
+            if y < len(old) and y < len(strips) and old[y] == segs:
+                continue
+            length = line_length(segs)  # once a line: it is summed cell by cell
             if y < len(old) and y < len(strips):
-                if old[y] == segs:
-                    continue
-                x0, x1 = changed_span(old[y], segs, width)
+                x0, x1 = changed_span(old[y], segs, width, length)
             else:
                 x0, x1 = 0, width
-            strip = Strip(segs, line_length(segs))
+            strip = Strip(segs, length)
             if strip.cell_length != width:
                 strip = strip.adjust_cell_length(width, base)
             if y < len(strips):
@@ -186,8 +187,11 @@ def line_length(segs: Line) -> int:
     return sum(seg.cell_length for seg in segs)
 
 
-def changed_span(old: Line, new: Line, width: int) -> tuple[int, int]:
-    """The cells [x0, x1) outside which two lines have the same segments."""
+def changed_span(
+    old: Line, new: Line, width: int, new_length: int | None = None
+) -> tuple[int, int]:
+    """The cells [x0, x1) outside which two lines have the same segments
+    (`new_length`: the new line's cells, if known)."""
     n = min(len(old), len(new))
     i = 0
     x0 = 0
@@ -199,7 +203,8 @@ def changed_span(old: Line, new: Line, width: int) -> tuple[int, int]:
     while j < n - i and old[-1 - j] == new[-1 - j]:
         tail += new[-1 - j].cell_length
         j += 1
-    x1 = max(x0, line_length(new) - tail)
+    total = line_length(new) if new_length is None else new_length
+    x1 = max(x0, total - tail)
     return min(x0, width), min(max(x1, x0 + 1), width)
 
 
