@@ -347,3 +347,21 @@ def _state(pid: int) -> bytes:
         return Path(f"/proc/{pid}/stat").read_bytes().split(b") ")[1][:1]
     except OSError:
         return b"Z"
+
+
+async def test_leaving_a_game_goes_back_to_the_lobby(tmp_path: Path) -> None:
+    async with served(tmp_path) as s:
+        g = await connect(s)
+        screen = await g.open()
+        await screen.wait_for(b"Quick match")
+        g.send(b"n")
+        await screen.wait_for(b"Waiting for RIGHT to join")
+        mark = len(screen.out)
+        g.send(b"\x11")  # Ctrl+Q, then Enter: the game's own quit
+        await screen.wait_for(b"Quit the game?", start=mark)
+        g.send(b"\r")
+        await screen.wait_for(b"Quick match", start=mark)  # the lobby again
+        assert s.door.sessions and not screen.closed.is_set()
+        g.send(b"\x11")  # Ctrl+Q in the lobby leaves
+        await screen.wait_closed()
+        assert screen.status == 0

@@ -191,33 +191,49 @@ async def connect(
 
 
 async def _join(args: argparse.Namespace, board: Board) -> int:
+    """A seat (a code or --quick given), else the lobby: after each game left
+    with Ctrl+Q (or watched), the lobby again, until it is left too."""
+    if args.code is not None or args.quick:
+        return await _take_seat(args, board)
+    refused = board.check_terminal()
+    if refused is not None:
+        return refused
+    from spit_tui.app.lobby import LobbyApp
+
+    from .watchcmd import watch_room
+
+    host, port = args.host, args.port
+    first = True
+    while True:
+        choice = await LobbyApp(f"spit-tui on {host}:{port}", check_code).run_async()
+        if choice is None:
+            return 0
+        if choice.kind == "watch":
+            status = await watch_room(host, port, str(choice.code), board)
+        else:
+            args.quick, args.code = choice.kind == "quick", choice.code
+            if choice.kind == "new":
+                args.code = await ask_room(host, port)
+                if args.code is None:
+                    return 1
+            status = await _take_seat(args, board, made=choice.kind == "new", first=first)
+        if status != 0:  # it ended with a line (said already): so does this
+            return status
+        first = False
+
+
+async def _take_seat(
+    args: argparse.Namespace, board: Board, made: bool = False, first: bool = True
+) -> int:
+    """Take the seat and play until the app quits; `made`: a room made here
+    (the board offers the line that brings the other); `first`: the first
+    board of this run (the only one that may ask the keyboard's layout)."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
     from spit_tui.net.remote import RemoteSeat
 
     host, port = args.host, args.port
-    made = False  # a room made here: the board offers the line that brings the other
-    if args.code is None and not args.quick:  # the lobby: how to play on this host
-        refused = board.check_terminal()
-        if refused is not None:
-            return refused
-        from spit_tui.app.lobby import LobbyApp
-
-        choice = await LobbyApp(f"spit-tui on {host}:{port}", check_code).run_async()
-        if choice is None:
-            return 0
-        if choice.kind == "watch":
-            from .watchcmd import watch_room
-
-            return await watch_room(host, port, str(choice.code), board)
-        args.quick = choice.kind == "quick"
-        args.code = choice.code
-        if choice.kind == "new":
-            made = True
-            args.code = await ask_room(host, port)
-            if args.code is None:
-                return 1
     if args.quick:
         args.code = await ask_room(host, port, "quick")
         if args.code is None:
@@ -239,7 +255,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
 
     app = seat_app(table, run, net.rematch)
-    app.first_run = board.asks_keyboard()
+    app.first_run = first and board.asks_keyboard()
     try:
         return await board.run(app)
     finally:
