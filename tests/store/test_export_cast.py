@@ -58,6 +58,7 @@ def test_asciinema_reads_it_back(recording: tuple[Path, Path]) -> None:
     last = done.stdout.rsplit("GAME OVER", 1)
     assert len(last) == 2 and "ANN" in done.stdout
     assert "Round" not in last[1]  # nothing of play is drawn after the game-over banner
+    assert "step" not in done.stdout  # the replay's own keys ("→ ← step") are not recorded
 
 
 def test_gaps_are_capped() -> None:

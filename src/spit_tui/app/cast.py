@@ -74,6 +74,8 @@ async def _frames(record: Record, title: str, size: tuple[int, int]) -> list[tup
     assert isinstance(replay, ReplayMode)
     frames: list[tuple[float, str]] = []
     async with app.run_test(size=size) as pilot:
+        for keys in app.screen.query("#replay-keys"):
+            keys.display = False  # the replay's own keys: nothing a recording's viewer can press
         await pilot.pause()
         shown = _screen_lines(app)
         frames.append((0.0, "\x1b[?25l\x1b[H\x1b[2J" + _changes([], shown)))
