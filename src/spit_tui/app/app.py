@@ -144,7 +144,10 @@ class SpitApp(App[None]):
         if any(names):
             self.reseat()
         self.game_screen = GameScreen(
-            self.board, names_key=self.mode.names_key, over_keys=self.mode.over_keys
+            self.board,
+            names_key=self.mode.names_key,
+            over_keys=self.mode.over_keys,
+            pauses=self.mode.pause_refused() is None,
         )
         self.board.subscribe(Subscription(on_change=self._on_change))
         self.mode.bind(self)

@@ -87,11 +87,18 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.covered = covered
 
-    def __init__(self, table: Playing, names_key: str = "", over_keys: str = OVER_KEYS) -> None:
+    def __init__(
+        self,
+        table: Playing,
+        names_key: str = "",
+        over_keys: str = OVER_KEYS,
+        pauses: bool = True,
+    ) -> None:
         super().__init__(id="game")
         self.table = table
         self.names_key = names_key  # offered on the opening banner ("" for none)
         self.over_keys = over_keys  # offered on the game-over banner (the app's mode's)
+        self.pauses = pauses  # the header offers the pause key (a seat cannot pause)
         self.views: list[SceneView] = []
 
     def shown_table(self) -> Playing | None:
@@ -99,7 +106,9 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         scene = self.table.scene()
-        yield HeaderBar(scene, self.table.clock, id="header")
+        header = HeaderBar(scene, self.table.clock, id="header")
+        header.pauses = self.pauses
+        yield header
         banner = Banner(scene, id="banner")
         banner.names_key = self.names_key
         banner.over_keys = self.over_keys

@@ -24,6 +24,7 @@ class HeaderBar(SceneView):
         self.clock = clock  # the game's: a hint's time waits while the game is paused
         self.hint = ""
         self.hint_until = 0.0  # game clock time
+        self.pauses = True  # Space pauses here (a seat at a host's game cannot)
 
     def show_hint(self, text: str, seconds: float = 2.5) -> None:
         clock = self.clock
@@ -52,7 +53,7 @@ class HeaderBar(SceneView):
                  f" · {variant} · round {t.round}{elapsed}",
                  f" · round {t.round}{elapsed}"]
         # the keys, fewer of them where the whole left part would not fit beside them
-        keys = "F1 help · Space pause · Ctrl+Q quit "
+        keys = "F1 help · Space pause · Ctrl+Q quit " if self.pauses else "F1 help · Ctrl+Q quit "
         if 9 + len(parts[0]) + len(keys) + 1 > width:
             keys = "F1 help · Ctrl+Q quit "
         right = Text(hint + " ", "bold yellow") if hint else Text(keys, DIM)
