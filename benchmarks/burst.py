@@ -49,9 +49,9 @@ sys.path.insert(0, str(HERE))
 from latency import Tmux, bench_position  # noqa: E402
 
 from spit_tui.engine import PLAYERS  # noqa: E402
+from spit_tui.keys.gate import REPEAT_S  # noqa: E402
 from spit_tui.keys.intent import Row  # noqa: E402
 from spit_tui.keys.keymap import US  # noqa: E402
-from spit_tui.keys.gate import REPEAT_S  # noqa: E402
 
 N_KEYS = 200
 BURST = 20  # keys in one send-keys: all different
