@@ -315,7 +315,11 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         carl.send(b"q")  # no key plays
         await c.wait_for(b"watching: no keys play here")
         assert not [d for d in room.table.decisions if d.source == "key"]
-        carl.send(b"\x11")  # Ctrl+Q
+        mark = len(c.out)
+        carl.send(b"\x11")  # Ctrl+Q: back to the lobby
+        await c.wait_for(b"Quick match", start=mark)
+        assert not room.watchers or await _no_watchers(room)
+        carl.send(b"\x11")  # and out
         await c.wait_closed()
         assert c.status == 0 and bytes(c.out).endswith(RESTORE)
         async with asyncio.timeout(10):
@@ -365,3 +369,10 @@ async def test_leaving_a_game_goes_back_to_the_lobby(tmp_path: Path) -> None:
         g.send(b"\x11")  # Ctrl+Q in the lobby leaves
         await screen.wait_closed()
         assert screen.status == 0
+
+
+async def _no_watchers(room: object) -> bool:
+    async with asyncio.timeout(10):
+        while room.watchers:  # type: ignore[attr-defined]
+            await asyncio.sleep(0.05)
+    return True

@@ -64,11 +64,16 @@ class Guests(Terminals):
         self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
 
     def quit(self, name: str) -> str:
-        """Ctrl+Q, and Enter if the game asks; the pane's last screen."""
+        """Ctrl+Q, and Enter if the game asks, and Ctrl+Q again in the lobby a
+        game begun there comes back to; the pane's last screen."""
         self.key(name, "C-q")
-        screen = self.wait(name, lambda s: "Quit the game?" in s or "EXIT=" in s)
-        if "EXIT=" not in screen:
+        screen = self.wait(name, lambda s: any(w in s for w in ("Quit the game?", "EXIT=",
+                                                                 "Quick match")))
+        if "Quit the game?" in screen:
             self.key(name, "Enter")
+            screen = self.wait(name, lambda s: "EXIT=" in s or "Quick match" in s)
+        if "EXIT=" not in screen:  # back in the lobby: leave it too
+            self.key(name, "C-q")
         return self.wait(name, "EXIT=")
 
     def restored(self, name: str) -> bool:
