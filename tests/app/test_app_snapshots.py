@@ -123,6 +123,11 @@ async def _quit_kept(pilot: Pilot[Any]) -> None:
     await pilot.press("ctrl+q")  # the dialog says how to resume it
 
 
+async def _palette(pilot: Pilot[Any]) -> None:
+    await pilot.press("ctrl+p")  # the palette over the board: the game's commands first
+    await pilot.pause(0.3)  # (it searches in a worker)
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -141,6 +146,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "names": (lambda: make_app(seed=1, names=("ANN", "[b]BO[/b]")), _nothing),
     "names_box": (lambda: make_app(seed=1, names=("ANN", "BO")), _names_box),
     "key_setup": (lambda: make_app(seed=1, spat=True), _key_setup),
+    "palette": (lambda: make_app(seed=1, spat=True), _palette),
     "vs_computer": (_vs_computer, _computers_key),
     "points": (
         lambda: make_app(seed=2, spat=True, options=Options(variant=Variant.POINTS, target=50)),

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
@@ -64,7 +64,7 @@ NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new g
 class SpitApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "spit-tui"
-    ENABLE_COMMAND_PALETTE = False
+    COMMAND_PALETTE_DISPLAY = "Ctrl+P"  # the game's commands and the themes (app/palette.py)
     first_run = False  # set by the command line when no layout was chosen anywhere
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit_ask", "quit", show=False, priority=True),
@@ -357,6 +357,12 @@ class SpitApp(App[None]):
                 relabel(keymap)
             for view in screen.query(SceneView):
                 view.redraw()
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Ctrl+P: the game's commands beside Textual's (app/palette.py)."""
+        from spit_tui.app.palette import palette_commands
+
+        return palette_commands(self, screen, super().get_system_commands(screen))
 
     def on_game_screen_covered(self, message: GameScreen.Covered) -> None:
         self.board.pause("away", message.covered)

@@ -22,6 +22,7 @@ RESERVED: tuple[Reserved, ...] = (
     Reserved(("tab",), "Tab", "(kept free)"),
     Reserved(("ctrl+q", "ctrl+c"), "Ctrl+Q / Ctrl+C", "quit"),
     Reserved(("ctrl+z",), "Ctrl+Z", "suspend"),
+    Reserved(("ctrl+p",), "Ctrl+P", "commands and themes"),
     Reserved(("left", "right", "up", "down"), "arrows", "help pages"),
     Reserved(("pageup", "pagedown"), "PgUp / PgDn", "help pages"),
     Reserved(("f2",), "F2", "on the key page: save the game record"),
