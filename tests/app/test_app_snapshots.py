@@ -128,6 +128,12 @@ async def _palette(pilot: Pilot[Any]) -> None:
     await pilot.pause(0.3)  # (it searches in a worker)
 
 
+def _light_app() -> SpitApp:
+    app = make_app(seed=1, spat=True)
+    app.theme = "spit-light"  # the light theme on white (Ctrl+P, Theme): darker player colours
+    return app
+
+
 SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "board": (lambda: make_app(seed=1, spat=True), _board),
     "help": (lambda: make_app(seed=1, spat=True), _help),
@@ -147,6 +153,7 @@ SCREENS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
     "names_box": (lambda: make_app(seed=1, names=("ANN", "BO")), _names_box),
     "key_setup": (lambda: make_app(seed=1, spat=True), _key_setup),
     "palette": (lambda: make_app(seed=1, spat=True), _palette),
+    "board_light": (_light_app, _board),
     "vs_computer": (_vs_computer, _computers_key),
     "points": (
         lambda: make_app(seed=2, spat=True, options=Options(variant=Variant.POINTS, target=50)),

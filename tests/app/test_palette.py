@@ -134,7 +134,7 @@ async def test_a_theme_chosen_from_the_palette_is_used() -> None:
         assert isinstance(app.screen, GameScreen) and not app.table.paused
 
 
-@pytest.mark.parametrize("theme", ["textual-light", "ansi-dark", "nord"])
+@pytest.mark.parametrize("theme", ["textual-light", "spit-light", "ansi-dark", "nord"])
 async def test_no_color_stays_without_colour_whatever_the_theme(
     monkeypatch: pytest.MonkeyPatch, theme: str
 ) -> None:
@@ -150,3 +150,80 @@ async def test_no_color_stays_without_colour_whatever_the_theme(
         assert seg.style is not None and seg.style.bold
         assert seg.style.color is None or seg.style.color.is_default
         assert seg.style.bgcolor is None or seg.style.bgcolor.is_default
+
+
+def _contrast(a: Color, b: Color) -> float:
+    """WCAG contrast ratio of two colours."""
+
+    def lum(c: Color) -> float:
+        def ch(v: int) -> float:
+            x = v / 255
+            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b)
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_players_colours_read_on_every_light_theme() -> None:
+    """Over 4.5:1 against each light theme's background (today's pair is under 2.5)."""
+    from textual.theme import BUILTIN_THEMES
+
+    from spit_tui.app.themes import SPIT_LIGHT, pair_for
+
+    light = [t for t in (*BUILTIN_THEMES.values(), SPIT_LIGHT) if not t.dark and not t.ansi]
+    assert SPIT_LIGHT.background == "#ffffff" and len(light) > 3
+    for theme in light:
+        bg = Color.parse(theme.background or "#ffffff")
+        for colour in pair_for(theme):
+            ratio = _contrast(Color.parse(colour), bg)
+            assert ratio > 4.5, (theme.name, colour, round(ratio, 2))
+
+
+async def _segment_after_filters(app: SpitApp, style: Style) -> Style:
+    segs = [Segment("LEFT", style)]
+    for f in app.get_line_filters():
+        segs = f.apply(segs, Color(0, 0, 0))
+    (seg,) = segs
+    assert seg.style is not None
+    return seg.style
+
+
+@pytest.mark.parametrize(
+    ("theme", "left", "right"),
+    [
+        ("textual-dark", "#56b4e9", "#e69f00"),  # as drawn
+        ("spit-light", "#005a8c", "#9a4a00"),  # darker, for a white background
+        ("ansi-dark", "cyan", "yellow"),  # the terminal's own colours
+        ("ansi-light", "blue", "magenta"),
+    ],
+)
+async def test_each_theme_gives_the_players_its_own_colours(
+    theme: str, left: str, right: str
+) -> None:
+    from rich.color import Color as RichColor
+
+    from spit_tui.app.views import PLAYER_STYLES
+
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        for style, want in zip(PLAYER_STYLES, (left, right), strict=True):
+            got = await _segment_after_filters(app, style + Style(bgcolor="#202020"))
+            assert got.bold
+            assert got.color == RichColor.parse(want)
+
+
+async def test_spit_light_is_offered_in_the_theme_picker() -> None:
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await run_command(pilot, "theme")
+        await pilot.press(*"spit-light")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "spit-light" and app.current_theme.background == "#ffffff"
+        text = await screen_text(pilot)
+        assert "LEFT" in text and "RIGHT" in text

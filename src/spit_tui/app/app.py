@@ -43,6 +43,7 @@ from spit_tui.app.screens import (
 )
 from spit_tui.app.signals import end_on_signals, owns_terminal, watch_continue
 from spit_tui.app.status import HeaderBar
+from spit_tui.app.themes import install as install_themes
 from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
@@ -116,6 +117,7 @@ class SpitApp(App[None]):
             # cards dark grey on black. Use the terminal's own colours instead;
             # suits differ by symbol, the card just played by reverse video.
             self._filters = [NoColor() if isinstance(f, Monochrome) else f for f in self._filters]
+        self.player_colours = install_themes(self)  # spit-light; each player's colour per theme
         self.options = options or Options()
         self.seed = seed
         self._games = 0
@@ -357,6 +359,9 @@ class SpitApp(App[None]):
                 relabel(keymap)
             for view in screen.query(SceneView):
                 view.redraw()
+
+    def watch_theme(self, _: str) -> None:
+        self.player_colours.use(self.current_theme)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Ctrl+P: the game's commands beside Textual's (app/palette.py)."""
