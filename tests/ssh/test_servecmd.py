@@ -131,3 +131,20 @@ async def test_the_server_logs_each_guest_coming_and_going(tmp_path: Path) -> No
     fp = str(key.get_fingerprint("sha256"))
     assert log[0] == f"'ana' from 127.0.0.1 ({fp}): came in"
     assert log[1].startswith(f"'ana' from 127.0.0.1 ({fp}): left (not a room code")
+
+
+@pytest.mark.parametrize(
+    ("public", "port", "line"),
+    [
+        (None, 2222, "ssh -p 2222 -t NAME@127.0.0.1 k3f9q-2x7mz"),
+        ("play.example.org", 2222, "ssh -p 2222 -t NAME@play.example.org k3f9q-2x7mz"),
+        ("play.example.org:22", 2222, "ssh -t NAME@play.example.org k3f9q-2x7mz"),
+        ("play.example.org:4000", 2222, "ssh -p 4000 -t NAME@play.example.org k3f9q-2x7mz"),
+    ],
+)
+def test_the_line_a_new_room_shows(public: str | None, port: int, line: str) -> None:
+    from spit_tui.ssh.server import Door
+
+    door = Door(("127.0.0.1", 7878), public=public)
+    door.port = port
+    assert door.invite("127.0.0.1", "k3f9q-2x7mz") == line
