@@ -176,7 +176,7 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
         "token": text,
         "stale_s": seconds(0, 10),
     },
-    "view": {},  # its body is checked by seatview.read_view
+    "view": {},  # its body is checked by seatview.scene_from_wire
     "refused": {"reason": text},
     "pong": {"id": int_in(0, PING_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
