@@ -34,6 +34,7 @@ from typing import Any
 
 from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, play_as_bot
+from spit_tui.net.seatproto import Event, Shown
 from spit_tui.players.ladder import LEVELS
 
 TARGET_P95_MS = 20.0
@@ -56,13 +57,20 @@ class TimedClient(Client):
         self._pressed.append(time.monotonic())
         super().press(row, slot)
 
-    def _take(self, msg: dict[str, Any]) -> None:
-        super()._take(msg)
-        if msg["type"] == "view":
+    def _apply(self, events: list[Event]) -> None:
+        super()._apply(events)
+        if any(isinstance(ev, Shown) for ev in events):
             now = time.monotonic()
-            while self._pressed and self._sent < msg["heard"]:
+            while self._pressed and self._sent < self.heard:
                 self.samples.append((now, now - self._pressed.popleft()))
                 self._sent += 1
+
+
+def runq_wait_s(pid: int | str) -> float:
+    """Seconds the process has spent runnable but waiting for a core (/proc/PID/schedstat):
+    on a shared machine, a host starved of CPU shows here, not in its own CPU time."""
+    with open(f"/proc/{pid}/schedstat") as f:
+        return int(f.read().split()[1]) / 1e9
 
 
 def host_figures(pid: int) -> tuple[float, int]:
@@ -142,9 +150,11 @@ async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: i
             t0 = time.monotonic()
             cpu0, _ = host_figures(host.pid)
             me0 = os.times()
+            wait0, mywait0 = runq_wait_s(host.pid), runq_wait_s("self")
             await asyncio.sleep(args.window)
             cpu1, rss = host_figures(host.pid)
             me1 = os.times()
+            wait1, mywait1 = runq_wait_s(host.pid), runq_wait_s("self")
             span = time.monotonic() - t0
             rtts = [r * 1000 for r in load.samples_since(t0)]
             p95 = pct(rtts, 0.95)
@@ -154,6 +164,8 @@ async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: i
                 "host_cpu_pct_per_room": round(100 * (cpu1 - cpu0) / span / n, 3),
                 "clients_cpu_pct": round(100 * ((me1.user + me1.system)
                                                 - (me0.user + me0.system)) / span, 1),
+                "host_runq_wait_pct": round(100 * (wait1 - wait0) / span, 1),
+                "clients_runq_wait_pct": round(100 * (mywait1 - mywait0) / span, 1),
                 "presses_timed": len(rtts),
                 "p50_ms": None if not rtts else round(statistics.median(rtts), 2),
                 "p95_ms": None if p95 is None else round(p95, 2),

@@ -32,13 +32,14 @@ from spit_tui.engine import Game, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.names import MAX_CELLS
+from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Table
 
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
-from .seatview import SEAT_NAMES, seat_view
+from .seatview import SEAT_NAMES, room_scene, scene_to_wire
 
 CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32: no i, l, o, u
 CODE_CHARS = 10  # 50 bits
@@ -197,14 +198,19 @@ class Room:
             conn.close(reason)
         self.watchers.clear()
 
-    def _show_watchers(self, watchers: list[Conn], force: bool = False) -> None:
+    def _scene(self) -> Scene:
+        """The scene every seat and watcher of the room is shown now."""
+        pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
+        return room_scene(self.table, self.waiting, pings, self.standing())
+
+    def _show_watchers(self, watchers: list[Conn], force: bool = False,
+                       scene: Scene | None = None) -> None:
         """Each watcher's view: sent now, never held, never waited for; a
         watcher behind on reading skips views until it has caught up (the
         newest is sent then), so a slow watcher never slows the room."""
         if not watchers:
             return
-        pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
-        msg = seat_view(self.table, Player.LEFT, self.waiting, pings, 0, self.standing())
+        msg = scene_to_wire(scene or self._scene(), Player.LEFT, 0)
         msg["message"] = None  # LEFT's own: not the watchers'
         same = dict(msg, times=None)  # the clocks alone are no change worth sending
         if same == self.watch_sent and not force:
@@ -385,15 +391,14 @@ class Room:
     def flush(self) -> None:
         """Send each connected seat its view, if it changed since the last one sent,
         holding the nearer seat's views (hold_views) so both see a change together."""
-        waiting = self.waiting
-        pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
+        scene = self._scene()
         hold = self.holds() if self.hold_views else (0.0, 0.0)
         clock = self.table.clock
-        self._show_watchers(self.watchers)
+        self._show_watchers(self.watchers, scene=scene)
         for p, seat in self.seats.items():
             if seat.conn is None:
                 continue
-            msg = seat_view(self.table, p, waiting, pings, seat.heard, self.standing())
+            msg = scene_to_wire(scene, p, seat.heard)
             same = dict(msg, times=None)  # the clocks alone are no change worth sending
             if same == seat.sent:
                 continue

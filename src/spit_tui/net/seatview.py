@@ -144,9 +144,20 @@ def seat_view(
     and how many of this connection's keys the table has decided (`heard`), so a
     client knows its key was taken even when it changed nothing on the table;
     `room`: the games each seat has won in the room, and how many watch it."""
+    return scene_to_wire(room_scene(table, waiting, ping, room), seat, heard)
+
+
+def room_scene(
+    table: Table,
+    waiting: str | None = None,
+    ping: tuple[int | None, int | None] = (None, None),
+    room: tuple[tuple[int, int] | None, int] = (None, 0),
+) -> Scene:
+    """The table's scene with what the room adds (see `seat_view`): one value
+    for every seat and watcher of a room, built once per change, so a room's
+    views cost one scene however many look at it (benchmarks/scale.py)."""
     wins, watchers = room
-    scene = replace(table.scene(), waiting=waiting, pings=ping, room_wins=wins, watchers=watchers)
-    return scene_to_wire(scene, seat, heard)
+    return replace(table.scene(), waiting=waiting, pings=ping, room_wins=wins, watchers=watchers)
 
 
 # -- reading ------------------------------------------------------------------------
