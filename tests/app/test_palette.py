@@ -170,13 +170,13 @@ def test_the_players_colours_read_on_every_light_theme() -> None:
     """Over 4.5:1 against each light theme's background (today's pair is under 2.5)."""
     from textual.theme import BUILTIN_THEMES
 
-    from spit_tui.app.themes import SPIT_LIGHT, pair_for
+    from spit_tui.app.themes import LIGHT_YELLOW, SPIT_LIGHT, pair_for
 
     light = [t for t in (*BUILTIN_THEMES.values(), SPIT_LIGHT) if not t.dark and not t.ansi]
     assert SPIT_LIGHT.background == "#ffffff" and len(light) > 3
     for theme in light:
         bg = Color.parse(theme.background or "#ffffff")
-        for colour in pair_for(theme):
+        for colour in (*pair_for(theme), LIGHT_YELLOW):
             ratio = _contrast(Color.parse(colour), bg)
             assert ratio > 4.5, (theme.name, colour, round(ratio, 2))
 
@@ -214,6 +214,10 @@ async def test_each_theme_gives_the_players_its_own_colours(
             got = await _segment_after_filters(app, style + Style(bgcolor="#202020"))
             assert got.bold
             assert got.color == RichColor.parse(want)
+        highlight = await _segment_after_filters(app, Style(color="yellow", bold=True))
+        assert highlight.color is not None
+        dark_on_light = theme == "spit-light"
+        assert (highlight.color.triplet == RichColor.parse("#7a5c00").triplet) is dark_on_light
 
 
 async def test_spit_light_is_offered_in_the_theme_picker() -> None:
@@ -227,3 +231,44 @@ async def test_spit_light_is_offered_in_the_theme_picker() -> None:
         assert app.theme == "spit-light" and app.current_theme.background == "#ffffff"
         text = await screen_text(pilot)
         assert "LEFT" in text and "RIGHT" in text
+
+
+async def test_ctrl_p_in_the_demo_opens_the_palette_and_the_demo_goes_on() -> None:
+    """Ctrl+P is the app's own key: the demo does not take it for "play yourselves"."""
+    from spit_tui.app.computer import ComputerMode, computer_app
+    from spit_tui.clock import VirtualClock
+    from spit_tui.engine import Game, Player
+    from spit_tui.table import Table
+
+    table = Table(Game(seed=3), VirtualClock())
+    app = computer_app(
+        computer={Player.LEFT: "hard", Player.RIGHT: "hard"}, demo=True, table=table, bot_seed=2
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        assert CommandPalette.is_open(app)
+        assert isinstance(app.mode, ComputerMode) and app.mode.demo
+        shown = titles(app, app.game_screen)
+        assert "New game" not in shown and "Help" in shown  # the demo deals its own games
+
+
+def _screen_colours(app: SpitApp) -> set[str]:
+    """Every colour on screen as it goes to the terminal (after the filters)."""
+    import re
+
+    return set(re.findall(r"fill: (#[0-9a-f]{6})", app.export_screenshot()))
+
+
+async def test_spit_light_draws_no_colour_made_for_a_dark_background() -> None:
+    """On screen, not just through the filter: the players' dark-theme pair and
+    Textual's light yellow (2.8:1 on white) are gone, the darker ones there."""
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press(pilot, "q")  # a card played: highlighted
+        dark = _screen_colours(app)
+        assert {"#56b4e9", "#e69f00"} <= dark
+        app.theme = "spit-light"
+        await pilot.pause()
+        light = _screen_colours(app)
+        assert {"#005a8c", "#9a4a00", "#7a5c00"} <= light, light
+        assert not light & {"#56b4e9", "#e69f00", "#cb9000"}

@@ -72,6 +72,7 @@ class SpitApp(App[None]):
         Binding("ctrl+c", "quit_ask", "quit", show=False, priority=True),
         Binding("f1,backspace", "help", "help", show=False, priority=True),
         Binding("ctrl+z", "suspend_process", "suspend", show=False, priority=True),
+        Binding("ctrl+p", "command_palette", "commands", show=False, priority=True),
         Binding("enter", "new_game", "new game", show=False),
         Binding(NAMES_KEY, "names", "names", show=False),
         Binding("f5", "resume_stopped", "resume", show=False),

@@ -5,10 +5,11 @@ needs it.
 The players' colours (app/views.py: sky blue and orange, the Okabe-Ito pair
 colour-blind players tell apart) are made for a dark background; on a light
 one they fall under 2.5:1. Rather than thread the theme through every drawing
-function, one line filter swaps the pair as the screen is sent out: darker
-blue and orange (over 4.5:1 on every light built-in theme, tested) under a
-light theme, and the terminal's own ANSI colours under the ANSI themes (so a
-player's own terminal scheme decides them). Under a dark theme it is off.
+function, one line filter swaps the pair as the screen is sent out: under a
+light theme, a darker blue and orange (over 4.5:1 on every light built-in
+theme, tested) and a darker yellow for the highlights; under the ANSI themes,
+the terminal's own colours (so a player's own terminal scheme decides them).
+Under a dark theme it is off.
 `NO_COLOR` is untouched: its filter comes after this one and drops colour
 whatever the theme.
 """
@@ -29,6 +30,9 @@ from textual.theme import Theme
 from spit_tui.app.views import PLAYER_COLOURS
 
 LIGHT_PAIR = ("#005a8c", "#9a4a00")  # blue and orange, dark enough for a light background
+# The highlight of the card just played, a lost race, the title: Textual's light
+# mapping of ANSI yellow (#cb9000) is 2.8:1 on white; this is 6.3:1.
+LIGHT_YELLOW = "#7a5c00"
 ANSI_DARK_PAIR = ("cyan", "yellow")  # the terminal's own, on its dark background
 ANSI_LIGHT_PAIR = ("blue", "magenta")  # (its yellow rarely reads on white)
 
@@ -60,13 +64,15 @@ class PlayerColours(LineFilter):
 
     def __init__(self) -> None:
         super().__init__(enabled=False)
-        self._swap: dict[RichColor, RichColor] = {}
+        self._swap: dict[tuple[object, ...], RichColor] = {}
 
     def use(self, theme: Theme) -> None:
-        pair = pair_for(theme)
+        swaps = dict(zip(PLAYER_COLOURS, pair_for(theme), strict=True))
+        if not theme.dark and not theme.ansi:
+            swaps["yellow"] = LIGHT_YELLOW
         self._swap = {
-            RichColor.parse(ours): RichColor.parse(theirs)
-            for ours, theirs in zip(PLAYER_COLOURS, pair, strict=True)
+            _key(RichColor.parse(ours)): RichColor.parse(theirs)
+            for ours, theirs in swaps.items()
             if ours != theirs
         }
         self.enabled = bool(self._swap)
@@ -76,10 +82,16 @@ class PlayerColours(LineFilter):
         swap = self._swap
         out: list[Segment] = []
         for text, style, control in segments:
-            if style is not None and style.color in swap:
-                style = _swapped(style, swap[style.color])
+            colour = None if style is None or style.color is None else swap.get(_key(style.color))
+            if colour is not None and style is not None:
+                style = _swapped(style, colour)
             out.append(Segment(text, style, control))
         return out
+
+
+def _key(colour: RichColor) -> tuple[object, ...]:
+    """A colour without its name: ANSI yellow arrives as "yellow" or "color(3)"."""
+    return (colour.type, colour.number, colour.triplet)
 
 
 @lru_cache(maxsize=256)
