@@ -199,3 +199,14 @@ def test_a_rematch_before_game_over_does_nothing() -> None:
     game = room.table.game
     s.receive(body({"type": "rematch"}), 0.0)
     assert room.table.game is game and room.rematch == set() and conn.closed is None
+
+
+def test_one_leaving_after_game_over_tells_the_other_and_takes_back_their_rematch() -> None:
+    _, room, (ana, ben), (a, _) = played_out()
+    ben.receive(body({"type": "rematch"}), 1e6)
+    ben.ended()  # ben leaves after asking
+    assert room.rematch == set()  # type: ignore[attr-defined]
+    views = [m for m, _ in a.sent if m["type"] == "view"]
+    assert views[-1]["message"]["text"] == "ben has left the room"
+    ana.receive(body({"type": "rematch"}), 1e6)  # alone: no new game
+    assert room.table.game.over  # type: ignore[attr-defined]

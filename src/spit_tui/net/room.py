@@ -281,6 +281,11 @@ class Room:
         if seat.conn is conn:
             seat.conn = None
             self._drop_held(seat)
+            self.rematch.discard(p)
+            other = Player(1 - p)
+            if self.table.game.over and self.seats[other].conn is not None:
+                # no rematch without them: the one staying is told the way on
+                self.table.say(other, f"{self.table.names[p]} has left the room")
             self.table.clock.update()
             self._hold()
             self.flush()
