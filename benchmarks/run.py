@@ -15,6 +15,9 @@ Runs, in this order:
   browser    key press to screen in headless Chromium through `spit-tui serve`,
              vs the echo app served the same way (benchmarks/browser_latency.py);
              skipped, with a note, where Chromium is not installed
+  scale      rooms one host process holds with the action round trip's p95
+             under 20 ms, and p95 at 100 rooms (benchmarks/scale.py); full
+             runs only (`--quick` skips it, with a note)
 
 Each figure is the median of several runs (`--quick`: fewer and shorter runs,
 for CI, where it is a smoke test only: no figure is asserted). The burst counts
@@ -124,6 +127,8 @@ ROWS: list[tuple[str, str]] = [
     ("browser_key_ms_p95", "ms"),
     ("baseline_browser_key_ms_p50", "ms"),
     ("browser_key_ratio_p50", "x"),
+    ("scale_rooms_p95_under_20ms", ""),
+    ("scale_p95_ms_at_100", "ms"),
 ]
 
 TERMINAL_KEYS = [
@@ -249,6 +254,29 @@ def run_browser(quick: bool) -> dict[str, Any]:
     }
 
 
+SCALE = HERE / "scale.py"
+SCALE_STEPS = "100,150,200,250,300"
+
+
+def run_scale(quick: bool) -> dict[str, Any]:
+    """Rooms one host process holds with the action round trip's p95 under 20 ms
+    (benchmarks/scale.py, a host process and a load process on loopback; it stops
+    at the first step past 100 rooms that misses), and p95 at 100 rooms. Full runs
+    only: each step is seconds of load on every core."""
+    if quick:
+        return {"_details": {"skipped": "full runs only (a minute or two of load)"}}
+    done = subprocess.run([sys.executable, str(SCALE), "--steps", SCALE_STEPS, "--window", "8",
+                           "--json"], capture_output=True, text=True, check=True, timeout=600)
+    rows = [r for r in json.loads(done.stdout) if "rooms" in r]
+    good = [r["rooms"] for r in rows if r["p95_ms"] is not None and r["p95_ms"] < 20.0]
+    at_100 = next((r["p95_ms"] for r in rows if r["rooms"] == 100), None)
+    return {
+        "scale_rooms_p95_under_20ms": max(good, default=0),
+        "scale_p95_ms_at_100": at_100,
+        "_details": {"steps": rows},
+    }
+
+
 STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("engine", run_engine, False),
     ("sim", run_sim, False),
@@ -257,6 +285,7 @@ STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("burst", run_burst, True),
     ("game", run_game, True),
     ("browser", run_browser, True),
+    ("scale", run_scale, False),
 ]
 
 

@@ -66,6 +66,11 @@ def test_engine_and_sim_figures_and_the_json_shape() -> None:
     assert isinstance(data["meta"], dict) and data["meta"]["quick"] is True
     assert str(data["meta"]["history"]).startswith("on")  # it says whether history was on
     assert isinstance(data["stats_all_s"], float) and data["stats_all_s"] > 0
+    # the scale run is minutes of load: full runs only, and a quick run says so
+    assert data["scale_rooms_p95_under_20ms"] is None and data["scale_p95_ms_at_100"] is None
+    meta = data["meta"]
+    assert isinstance(meta, dict)
+    assert any(n.startswith("scale skipped") for n in meta["notes"])
 
 
 def test_without_tmux_the_terminal_rows_are_skipped_with_a_note() -> None:
