@@ -11,7 +11,8 @@ terminal gets one clear line instead of escape-code garbage or a stuck process.
   treats it (PEP 538, PEP 540).
 - Textual's own settings TEXTUAL_DRIVER and TEXTUAL_COLOR_SYSTEM must name
   something Textual has: it reads them only once the app starts, and a bad
-  value then ends in a traceback (`environment_problem`).
+  value then ends in a traceback (`environment_problem`). TEXTUAL_THEME must
+  name a theme the game has: Textual would draw its default silently.
 - Under Textual's web driver (textual-serve and textual-web start the game with
   TEXTUAL_DRIVER naming it) there is no terminal: stdin and stdout are pipes to
   the server, which packs the bytes into frames for the browser, and the web
@@ -76,6 +77,15 @@ def environment_problem(env: Mapping[str, str] | None = None) -> str | None:
             f"TEXTUAL_COLOR_SYSTEM={shown(color)!r} is not a color system "
             f"(one of {', '.join(COLOR_SYSTEMS)}); unset it to let Textual choose"
         )
+    theme = env.get("TEXTUAL_THEME")
+    if theme is not None:
+        from spit_tui.app.themes import theme_names
+
+        if theme not in theme_names():
+            return (
+                f"TEXTUAL_THEME={shown(theme)!r} is not a theme the game has "
+                f"(such as spit-light, textual-light, ansi-dark; Ctrl+P, Theme lists them all)"
+            )
     driver = env.get("TEXTUAL_DRIVER")
     if driver is not None and _driver_class(driver) is None:
         return (

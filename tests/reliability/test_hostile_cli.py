@@ -7,7 +7,8 @@ real process (on a pseudo-terminal where the game needs one).
   The crash is injected with the test-only hook SPIT_TEST_CRASH (spit_tui.crash).
 - `--help > /dev/full`: one line, exit status 1.
 - A 5,000-digit --seed: one short line, not the whole value.
-- TEXTUAL_DRIVER=bogus, TEXTUAL_COLOR_SYSTEM=bogus: one line, exit status 1
+- TEXTUAL_DRIVER=bogus, TEXTUAL_COLOR_SYSTEM=bogus, TEXTUAL_THEME=bogus: one
+  line, exit status 1
   (an environment that cannot show the board, as a terminal that cannot).
 """
 
@@ -129,6 +130,7 @@ def test_a_5000_digit_seed_is_not_echoed_whole() -> None:
         ("TEXTUAL_DRIVER", "no.such.module:Driver"),
         ("TEXTUAL_COLOR_SYSTEM", "bogus"),
         ("TEXTUAL_COLOR_SYSTEM", ""),
+        ("TEXTUAL_THEME", "no-such-theme"),
     ],
 )
 def test_bogus_textual_driver_and_color_system_are_one_line_exit_1(var: str, value: str) -> None:
@@ -140,4 +142,14 @@ def test_bogus_textual_driver_and_color_system_are_one_line_exit_1(var: str, val
 def test_a_good_textual_color_system_still_plays() -> None:
     game = PtyGame(["--seed", "1"], game_env(TEXTUAL_COLOR_SYSTEM="256"))
     assert game.wait_for(BOARD)
+    assert game.quit() == (0, "")
+
+
+def test_textual_theme_may_name_the_games_own_light_theme() -> None:
+    """TEXTUAL_THEME=spit-light (registered by the game after Textual read the
+    variable) draws the board on white, not Textual's fallback."""
+    game = PtyGame(["--seed", "1"], game_env(TEXTUAL_THEME="spit-light"))
+    assert game.wait_for(BOARD)
+    white = (b"48;2;255;255;255", b"48;5;231")  # truecolor or 256 colours
+    assert any(w in game.output for w in white), game.output[-300:]
     assert game.quit() == (0, "")

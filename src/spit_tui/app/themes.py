@@ -99,11 +99,24 @@ def _swapped(style: Style, colour: RichColor) -> Style:
     return style + Style(color=colour)
 
 
+def theme_names() -> frozenset[str]:
+    """Every theme the game offers (what TEXTUAL_THEME may name)."""
+    from textual.theme import BUILTIN_THEMES
+
+    return frozenset((*BUILTIN_THEMES, SPIT_LIGHT.name))
+
+
 def install(app: App[Any]) -> PlayerColours:
-    """Offer `spit-light` and put the players' colour filter first in `app`'s
-    filters (ahead of Textual's ANSI mapping and NO_COLOR's); the app calls
-    its `use` again whenever the theme changes."""
+    """Offer `spit-light` (TEXTUAL_THEME may name it too) and put the players'
+    colour filter first in `app`'s filters (ahead of Textual's ANSI mapping and
+    NO_COLOR's); the app calls its `use` again whenever the theme changes."""
     app.register_theme(SPIT_LIGHT)
+    wanted = app.theme  # TEXTUAL_THEME, read by Textual before spit-light was registered
+    if wanted == SPIT_LIGHT.name:
+        # Textual drew its stylesheet with its fallback theme: say that, and
+        # change to the one asked for once the app runs (a real change of theme)
+        app.set_reactive(App.theme, "textual-dark")
+        app.call_later(setattr, app, "theme", wanted)
     colours = PlayerColours()
     colours.use(app.current_theme)
     app._filters.insert(0, colours)
