@@ -272,3 +272,10 @@ async def test_spit_light_draws_no_colour_made_for_a_dark_background() -> None:
         light = _screen_colours(app)
         assert {"#005a8c", "#9a4a00", "#7a5c00"} <= light, light
         assert not light & {"#56b4e9", "#e69f00", "#cb9000"}
+
+
+def test_the_theme_filter_is_off_on_the_default_dark_theme() -> None:
+    """The default path pays nothing for themes: no filter runs over each line."""
+    app = make_app(PLAY)
+    assert app.theme == "textual-dark" and not app.player_colours.enabled
+    assert app.player_colours not in app.get_line_filters()
