@@ -170,13 +170,13 @@ def test_the_players_colours_read_on_every_light_theme() -> None:
     """Over 4.5:1 against each light theme's background (today's pair is under 2.5)."""
     from textual.theme import BUILTIN_THEMES
 
-    from spit_tui.app.themes import LIGHT_YELLOW, SPIT_LIGHT, pair_for
+    from spit_tui.app.themes import LIGHT_GREEN, LIGHT_YELLOW, SPIT_LIGHT, pair_for
 
     light = [t for t in (*BUILTIN_THEMES.values(), SPIT_LIGHT) if not t.dark and not t.ansi]
     assert SPIT_LIGHT.background == "#ffffff" and len(light) > 3
     for theme in light:
         bg = Color.parse(theme.background or "#ffffff")
-        for colour in (*pair_for(theme), LIGHT_YELLOW):
+        for colour in (*pair_for(theme), LIGHT_YELLOW, LIGHT_GREEN):
             ratio = _contrast(Color.parse(colour), bg)
             assert ratio > 4.5, (theme.name, colour, round(ratio, 2))
 

@@ -7,7 +7,7 @@ colour-blind players tell apart) are made for a dark background; on a light
 one they fall under 2.5:1. Rather than thread the theme through every drawing
 function, one line filter swaps the pair as the screen is sent out: under a
 light theme, a darker blue and orange (over 4.5:1 on every light built-in
-theme, tested) and a darker yellow for the highlights; under the ANSI themes,
+theme, tested) and a darker yellow and green for the highlights; under the ANSI themes,
 the terminal's own colours (so a player's own terminal scheme decides them).
 Under a dark theme it is off.
 `NO_COLOR` is untouched: its filter comes after this one and drops colour
@@ -31,8 +31,10 @@ from spit_tui.app.views import PLAYER_COLOURS
 
 LIGHT_PAIR = ("#005a8c", "#9a4a00")  # blue and orange, dark enough for a light background
 # The highlight of the card just played, a lost race, the title: Textual's light
-# mapping of ANSI yellow (#cb9000) is 2.8:1 on white; this is 6.3:1.
+# mapping of ANSI yellow (#cb9000) is 2.8:1 on white; this is 6.3:1. Its green
+# (#448c27, the banner's good news) is 4.2:1.
 LIGHT_YELLOW = "#7a5c00"
+LIGHT_GREEN = "#1f5f22"
 ANSI_DARK_PAIR = ("cyan", "yellow")  # the terminal's own, on its dark background
 ANSI_LIGHT_PAIR = ("blue", "magenta")  # (its yellow rarely reads on white)
 
@@ -70,6 +72,7 @@ class PlayerColours(LineFilter):
         swaps = dict(zip(PLAYER_COLOURS, pair_for(theme), strict=True))
         if not theme.dark and not theme.ansi:
             swaps["yellow"] = LIGHT_YELLOW
+            swaps["green"] = LIGHT_GREEN
         self._swap = {
             _key(RichColor.parse(ours)): RichColor.parse(theirs)
             for ours, theirs in swaps.items()
