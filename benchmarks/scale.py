@@ -13,9 +13,13 @@ For each step N it reports the host's CPU per room (share of one core over
 the measuring window), the action round trip (a key press to the first view
 showing a change of the presser's own side or message) at p50/p95, the
 host's memory per room (resident set growth over the empty host, divided by
-the rooms it holds), and the client process's CPU. The run stops after the
-first step whose p95 reaches the target beyond 100 rooms. Bounded: each step
-is warm-up plus the window, and the run has an overall limit.
+the rooms it holds), and the client process's CPU. Beside each process's CPU
+it reports how long that process waited for a core (run-queue wait, from
+/proc/PID/schedstat) and how late its event loop woke (p95 and max of a 5 ms
+sleep, sampled all along): on a shared machine the cliff shows there first,
+as stalls of whole scheduler turns, not as a host using all of a core. The
+run stops after the first step whose p95 reaches the target beyond 100 rooms.
+Bounded: each step is warm-up plus the window, and the run has an overall limit.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -131,6 +136,33 @@ class Load:
         return [rtt for when, rtt in pool if when >= t0]
 
 
+LAG_TICK_S = 0.005
+
+
+async def lag_probe(samples: list[tuple[float, float]]) -> None:
+    """How late this process's event loop wakes a 5 ms sleep, sampled for ever:
+    (when, lateness in s). A key waits about this long for the loop that reads it,
+    in the host and again in the load."""
+    while True:
+        t = time.monotonic()
+        await asyncio.sleep(LAG_TICK_S)
+        now = time.monotonic()
+        samples.append((now, now - t - LAG_TICK_S))
+
+
+def lag_ms(samples: list[tuple[float, float]], t0: float, q: float) -> float | None:
+    """Quantile `q` of the loop's lateness since `t0` (one sample per wake-up, so a
+    long stall counts once however many keys waited in it: see the max too)."""
+    got = pct([lag for when, lag in samples if when >= t0], q)
+    return None if got is None else round(1000 * got, 2)
+
+
+def read_host_lags(out: Any, samples: list[tuple[float, float]]) -> None:
+    """The host's loop lags, a JSON list a line on its stdout (a thread of the load)."""
+    for line in out:
+        samples.extend((t, lag) for t, lag in json.loads(line))
+
+
 def pct(xs: list[float], q: float) -> float | None:
     if not xs:
         return None
@@ -141,6 +173,11 @@ def pct(xs: list[float], q: float) -> float | None:
 async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: int
                   ) -> list[dict[str, Any]]:
     load = Load(port, args.seed)
+    my_lags: list[tuple[float, float]] = []
+    host_lags: list[tuple[float, float]] = []
+    assert host.stdout is not None
+    threading.Thread(target=read_host_lags, args=(host.stdout, host_lags), daemon=True).start()
+    probe = asyncio.create_task(lag_probe(my_lags))
     _, rss0 = host_figures(host.pid)
     rows: list[dict[str, Any]] = []
     async with asyncio.timeout(RUN_S):
@@ -171,12 +208,17 @@ async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: i
                 "p95_ms": None if p95 is None else round(p95, 2),
                 "host_rss_mb": round(rss / 2**20, 1),
                 "rss_kb_per_room": round((rss - rss0) / 1024 / n, 1),
+                "host_loop_lag_p95_ms": lag_ms(host_lags, t0, 0.95),
+                "host_loop_lag_max_ms": lag_ms(host_lags, t0, 1.0),
+                "clients_loop_lag_p95_ms": lag_ms(my_lags, t0, 0.95),
+                "clients_loop_lag_max_ms": lag_ms(my_lags, t0, 1.0),
                 "games_finished": load.games,
             }
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
             if p95 is not None and p95 >= TARGET_P95_MS and n >= 100:
                 break
+    probe.cancel()
     load.stop.set()
     await asyncio.wait(load.tasks, timeout=10.0)
     if load.failures:
@@ -196,10 +238,22 @@ async def serve(equalise: bool) -> None:
     await host.start()
     print(host.port, flush=True)
     loop = asyncio.get_running_loop()
+    lags: list[tuple[float, float]] = []
+    probe = asyncio.create_task(lag_probe(lags))
+
+    async def report() -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            batch, lags[:] = list(lags), []
+            print(json.dumps([[round(t, 4), round(lag, 5)] for t, lag in batch]), flush=True)
+
+    reporter = asyncio.create_task(report())
     try:
         async with asyncio.timeout(RUN_S + 60):
             await loop.run_in_executor(None, sys.stdin.read)
     finally:
+        probe.cancel()
+        reporter.cancel()
         await host.close()
 
 

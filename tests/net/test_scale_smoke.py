@@ -24,5 +24,6 @@ def test_the_scale_benchmark_reports_each_figure() -> None:
     (row,) = json.loads(done.stdout)
     assert row["rooms"] == 2 and row["presses_timed"] > 0
     for key in ("host_cpu_pct_per_room", "p50_ms", "p95_ms", "rss_kb_per_room",
-                "host_runq_wait_pct", "clients_runq_wait_pct"):
+                "host_runq_wait_pct", "clients_runq_wait_pct", "host_loop_lag_max_ms",
+                "clients_loop_lag_max_ms"):
         assert row[key] is not None
