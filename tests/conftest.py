@@ -2,19 +2,20 @@
 with --run-slow. Every test gets its own user directories (XDG variables), so
 no test reads or writes a real user's config, history or saved games, and
 SPIT_LAYOUT=us, so no game a test starts waits at the first-run check.
-The app tests' kits (tests/app: appkit, tmuxkit) are importable from every
-test folder."""
+The test kit (tests/testkit) and the app tests' kit (tests/app: appkit,
+tmuxkit) are importable from every test folder (pyproject's pytest
+`pythonpath`); `running_host` is a host on 127.0.0.1 for one test."""
 
 from __future__ import annotations
 
-import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-_APP_TESTS = str(Path(__file__).resolve().parent / "app")
-if _APP_TESTS not in sys.path:
-    sys.path.insert(0, _APP_TESTS)
+if TYPE_CHECKING:
+    from spit_tui.net.host import Host
 
 XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 
@@ -44,3 +45,13 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     # (tests of that check take the variable away).
     monkeypatch.setenv("SPIT_LAYOUT", "us")
     return root
+
+
+@pytest.fixture
+async def running_host() -> AsyncIterator[Host]:
+    """A host on 127.0.0.1 (a free port, the tests' fast timings, seed 3),
+    closed after the test."""
+    from testkit.host import running_host as started
+
+    async with started(seed=3) as host:
+        yield host

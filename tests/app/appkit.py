@@ -3,10 +3,11 @@ straight into the app's queue (as the driver does), and a key for every action."
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 
+from testkit.screen import screen_text, settle
+from testkit.table import position_of
 from textual import events
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
@@ -20,12 +21,12 @@ from spit_tui.engine import (
     Options,
     Position,
     Ready,
-    complete_position,
-    parse_position,
 )
 from spit_tui.keys.intent import intent_for
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.table import Table
+
+__all__ = ["screen_text", "settle"]  # the screen reader's home is testkit.screen
 
 
 def make_app(
@@ -41,11 +42,7 @@ def make_app(
     first spit. `names`: the players' names (None: the seat's default).
     `keymap`: the players' keys."""
     clock = VirtualClock()
-    pos = (
-        complete_position(parse_position(position, check=False))
-        if isinstance(position, str)
-        else position
-    )
+    pos = None if position is None else position_of(position)
     game = Game(options=options or Options(), seed=seed, position=pos)
     if spat:
         from spit_tui.engine import PLAYERS
@@ -68,14 +65,6 @@ def post_keys(app: SpitApp, chars: list[str] | str) -> None:
         ev = key_event(ch)
         ev.set_sender(app)
         app.post_message(ev)
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Wait until the app has handled everything queued so far (fast: a callback
-    queued behind the keys, instead of waiting for the CPU to go idle)."""
-    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    pilot.app.call_later(lambda: done.set_result(None))
-    await asyncio.wait_for(done, timeout=10)
 
 
 async def settle_screen(pilot: Pilot[None]) -> None:
@@ -111,28 +100,6 @@ def keyable(table: Table, action: Action) -> bool:
         slots = table.position.sides[action.player].slots
         return action.dst == next(i for i, s in enumerate(slots) if not s.cards)
     return True
-
-
-async def screen_text(pilot: Pilot[None]) -> str:
-    """The visible text of the current screen (for asserting what the players see)."""
-    from rich.console import Console
-
-    await settle(pilot)
-    await pilot.pause()
-    app = pilot.app
-    width, height = app.size
-    console = Console(width=width, height=height, record=True, file=_Null(), legacy_windows=False)
-    update = app.screen._compositor.render_update(full=True)
-    console.print(update)
-    return console.export_text()
-
-
-class _Null:
-    def write(self, _: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        pass
 
 
 def wait_for_text(screen: Callable[[], str], text: str, timeout: float) -> str:

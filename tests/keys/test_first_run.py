@@ -4,18 +4,15 @@ a wrong key gets a true word, the board is relabelled, Enter saves it."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from appkit import make_app, screen_text, settle
 
 from spit_tui import cli
 from spit_tui.keys import config
 from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.layout import preset
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
-from appkit import make_app, screen_text, settle
 
 
 async def asked(pilot: object) -> str:

@@ -3,10 +3,6 @@ reserved key refused, the file written and the one key table changed."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
 from appkit import make_app, screen_text, settle
 
 from spit_tui.engine import Player

@@ -4,10 +4,8 @@ the driver's path into the app (Textualize/textual#6417 is what we work around).
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from appkit import make_app, settle
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.keys import Keys
@@ -18,9 +16,6 @@ from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.layout import preset
 from spit_tui.keys.terminal import KeyKind, KeyParser, KittyKey, parse_kitty
 from spit_tui.table import Outcome
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
-from appkit import make_app, settle
 
 PLAY = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
 L1A = Intent(Player.LEFT, Row.PILE_A, 0)

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+from testkit.host import running_host
 
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
@@ -20,12 +21,8 @@ FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
 
 @pytest.fixture
 async def host() -> AsyncIterator[Host]:
-    h = Host(port=0, timings=FAST, seed=7, room_rate=0.5)  # bursts of 5, then one per 2 s
-    await h.start()
-    try:
+    async with running_host(timings=FAST, seed=7, room_rate=0.5) as h:  # bursts of 5, then 1/2 s
         yield h
-    finally:
-        await h.close()
 
 
 async def test_a_new_room_has_a_code_both_seats_can_take(host: Host) -> None:

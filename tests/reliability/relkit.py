@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from enginekit import invariants  # the engine tests' kit (pyproject's pytest pythonpath)
 from rich.cells import cell_len
 from rich.console import Console
 from textual import events
@@ -28,12 +27,6 @@ from textual.pilot import Pilot
 
 from spit_tui.engine import Card, Phase, Position, card
 from spit_tui.engine.cards import SUIT_SYMBOLS
-
-_ENGINE_TESTS = str(Path(__file__).resolve().parent.parent / "engine")
-if _ENGINE_TESTS not in sys.path:
-    sys.path.insert(0, _ENGINE_TESTS)
-
-from enginekit import invariants  # noqa: E402
 
 __all__ = ["DriverInput", "board_problems", "flush", "invariants", "read_board", "screen_lines"]
 
