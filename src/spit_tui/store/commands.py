@@ -14,7 +14,9 @@ import json
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from spit_tui.clock import clock_text
 from spit_tui.command import Parser, UsageError, command, fail, shown, write_out
@@ -355,15 +357,24 @@ def export_main(argv: list[str]) -> int:
         return 0
     if args.file.endswith(".cast"):
         return _export_cast(args, record)
-    try:
-        with open(args.file, "x", encoding="utf-8") as f:
-            f.write(record)
-    except FileExistsError:
-        return fail(f"{args.file} already exists: choose a new file name")
-    except OSError as e:
-        return fail(f"cannot write {args.file}: {e.strerror or e}")
+    problem = _write_new(args.file, lambda f: f.write(record))
+    if problem is not None:
+        return fail(problem)
     write_out(f"Game {args.game_id} written to {args.file}\n")
     return 0
+
+
+def _write_new(path: str, write: Callable[[TextIO], object]) -> str | None:
+    """Write a file that must not exist yet (an export never replaces a file);
+    the one line to print when that cannot be done, else None."""
+    try:
+        with open(path, "x", encoding="utf-8") as f:
+            write(f)
+    except FileExistsError:
+        return f"{path} already exists: choose a new file name"
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -388,12 +399,8 @@ def _export_cast(args: argparse.Namespace, text: str) -> int:
         return fail(f"game {args.game_id}'s record cannot be read: {e}")
     names = f"{record.tags.get('Left', 'LEFT')} v {record.tags.get('Right', 'RIGHT')}"
     title = f"spit-tui game {args.game_id}: {names}"
-    try:
-        with open(args.file, "x", encoding="utf-8") as f:
-            write_cast(f, record, title, args.size)
-    except FileExistsError:
-        return fail(f"{args.file} already exists: choose a new file name")
-    except OSError as e:
-        return fail(f"cannot write {args.file}: {e.strerror or e}")
+    problem = _write_new(args.file, lambda f: write_cast(f, record, title, args.size))
+    if problem is not None:
+        return fail(problem)
     write_out(f"Game {args.game_id} recorded to {args.file} (asciinema play {args.file})\n")
     return 0
