@@ -31,7 +31,7 @@ from spit_tui.keys.gate import STALE_S
 from spit_tui.subscription import Subscription
 from spit_tui.table import COUNTDOWN_S, STUCK_DELAY_S, Decision, Outcome, Table
 
-from .latency import PING_S
+from .latency import PING_S, LoopLag
 from .limits import Addresses, Limits
 from .protocol import FRAME_S, ProtocolError, encode, read_frame, refused
 from .room import Lobby, Room
@@ -48,6 +48,7 @@ STALL_S = 1.0  # a time-out this late means the host stood still, not that the s
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
 NOTICE_S = 10.0  # a condition worth a line on the console is told at most this often
+BEHIND_S = 0.1  # the host's loop waking this late is worth a line on the console
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class Host:
         self._giving_up: dict[str, asyncio.TimerHandle] = {}
         self.on_room_stopped: Callable[[Room, str], None] = lambda room, line: None
         self._outer_handler: Any = None
+        self.loop_lag = LoopLag()  # how late this host's own loop runs (net.latency)
 
     def _make_table(self) -> Table:
         t = self.timings
@@ -167,11 +169,18 @@ class Host:
         """Ping every seat of every room every PING_S, all the time (net.latency
         holds on it), a slice of the rooms at a time: pinging them all at once
         would bring every pong back at once, and a key arriving behind that
-        burst would wait for it (benchmarks/scale.py measured it)."""
+        burst would wait for it (benchmarks/scale.py measured it). Its own
+        wake-ups measure how late the host's loop runs (`loop_lag`)."""
         loop = asyncio.get_running_loop()
+        step = PING_S / PING_SLICES
         k = 0
         while True:
-            await asyncio.sleep(PING_S / PING_SLICES)
+            self.loop_lag.expect(loop.time() + step)
+            await asyncio.sleep(step)
+            late = self.loop_lag.woke(loop.time())
+            if late >= BEHIND_S:
+                self._notice("behind", f"this host runs {round(1000 * late)} ms late (the "
+                             "machine is busy): its players' pings are not blamed for it")
             k = (k + 1) % PING_SLICES
             self._ping_slice(k, loop.time())
             if k == 0:
@@ -197,6 +206,7 @@ class Host:
         wake = asyncio.Event()
         room.poke = wake.set
         room.on_seats = partial(self._seats_changed, room)
+        room.loop_late = self.loop_lag.late_s
         if self.history is not None:
             self.history.attach(room.table)
         self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))

@@ -113,6 +113,8 @@ class Room:
     trust_pongs: bool = False  # believe pings alone (a relay TCP cannot see: benchmarks only)
     expires: bool = False  # made by `new_room`: dropped if no one takes a seat in time
     on_seats: Callable[[], None] = lambda: None  # the host: a seat came or went
+    # how late the host's own loop runs at a time (net.latency.LoopLag): not a seat's fault
+    loop_late: Callable[[float], float] = lambda now: 0.0
     owner: str | None = None  # the client address that asked for it (`new_room`)
     played_at: float = 0.0  # the host's time of the last card played (or of its making)
     rematch: set[Player] = field(default_factory=set)  # seats that asked for another game
@@ -329,13 +331,14 @@ class Room:
     def pong(self, p: Player, n: int, now: float) -> None:
         """Seat `p` answered ping `n`; its shown ping is updated when it has moved."""
         seat = self.seats[p]
-        if not seat.rtt.pong(n, now):
+        if not seat.rtt.pong(n, now, self.loop_late(now)):
             return
         seat.alive_at = now
         if isinstance(seat.conn, Proves):
             seat.proven = seat.conn.proven_rtt()
-        if seat.rtt.srtt is not None and unusual(seat.rtt.srtt, seat.proven):
-            self._tell_unusual(p)
+        own = seat.rtt.seats_own
+        if own is not None and unusual(own, seat.proven):
+            self._tell_unusual(p, own)
         one_way = self.one_way(p)
         ms = None if one_way is None else round(2000 * one_way)  # the distance held on
         if ms is not None and (seat.shown_ms is None or abs(ms - seat.shown_ms) >= PING_SHOW_MS):
@@ -344,14 +347,15 @@ class Room:
             self.flush()
             self.poke()
 
-    def _tell_unusual(self, p: Player) -> None:
+    def _tell_unusual(self, p: Player, own: float) -> None:
         """Tell both players, once a connection, that seat `p` answers pings far
-        later than its line carries them (a modified client, or a slow one)."""
+        later than its line carries them (a modified client, or a slow one):
+        `own`, its smoothed round trip less what the host's own loop added."""
         seat = self.seats[p]
-        if seat.told_unusual or seat.rtt.srtt is None or seat.proven is None:
+        if seat.told_unusual or seat.proven is None:
             return
         seat.told_unusual = True
-        late = round(1000 * (seat.rtt.srtt - seat.proven))
+        late = round(1000 * (own - seat.proven))
         line = f"{self.table.names[p]} answers pings {late} ms late"
         for q in Player:
             self.table.say(q, line)
