@@ -182,3 +182,23 @@ def test_the_layer_check_sees_an_upward_import() -> None:
     code = "from spit_tui.table import Table\nfrom spit_tui.players.view import x\n"
     found = {layer_of(m) for m in imports_in(code, "spit_tui.keys")}
     assert ("table", 3) in found and ("players", 2) in found
+
+
+def test_one_app_class_in_the_app() -> None:
+    """Every door is a mode of the one app (app/modes.py): no second App class
+    under app/ (tests may subclass it)."""
+    apps = sorted(
+        f"{path.relative_to(SRC)}:{node.name}"
+        for path in (SRC / "app").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and any(_names_app(base) for base in node.bases)
+    )
+    assert apps == ["app/app.py:SpitApp"]
+
+
+def _names_app(base: ast.expr) -> bool:
+    """`App`, `App[X]`, `textual.app.App[X]`: a base naming Textual's App."""
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+    return name == "App"

@@ -7,20 +7,32 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from textual.widgets import Input
 
-from spit_tui.app.lobby import Choice, LobbyApp
+from spit_tui.app import SpitApp
+from spit_tui.app.lobby import Choice, LobbyMode, lobby_app
 from spit_tui.net.joincmd import check_code
 
 CODE = "k3f9q-2x7mz"
 
 
+def lobby() -> SpitApp:
+    return lobby_app("spit-tui on 127.0.0.1:7878", check_code)
+
+
+def chosen(app: SpitApp) -> Choice | None:
+    assert isinstance(app.mode, LobbyMode)
+    return app.mode.chosen
+
+
 async def choose(*keys: str) -> Choice | None:
-    app = LobbyApp("spit-tui on 127.0.0.1:7878", check_code)
+    app = lobby()
     async with app.run_test(size=(100, 30)) as pilot:
         for key in keys:
             await pilot.press(key)
         await pilot.pause()
-    return app.return_value
+    assert not app.is_running  # each choice (and leaving) ends the lobby
+    return chosen(app)
 
 
 @pytest.mark.parametrize(
@@ -41,7 +53,7 @@ async def test_each_choice_by_its_keys(keys: list[str], chosen: Choice | None) -
 
 
 async def test_a_bad_code_is_said_and_asked_again() -> None:
-    app = LobbyApp("spit-tui on 127.0.0.1:7878", check_code)
+    app = lobby()
     async with app.run_test(size=(100, 30)) as pilot:
         for key in ["j", "z", "z", "enter"]:
             await pilot.press(key)
@@ -51,11 +63,11 @@ async def test_a_bad_code_is_said_and_asked_again() -> None:
         assert app.is_running
         for key in ["backspace", "backspace", *CODE, "enter"]:  # mend it
             await pilot.press(key)
-    assert app.return_value == Choice("join", CODE)
+    assert chosen(app) == Choice("join", CODE)
 
 
 async def test_f1_shows_what_each_choice_does() -> None:
-    app = LobbyApp("spit-tui on 127.0.0.1:7878", check_code)
+    app = lobby()
     async with app.run_test(size=(100, 30)) as pilot:
         help_box = app.query_one("#help")
         assert not help_box.display
@@ -66,4 +78,21 @@ async def test_f1_shows_what_each_choice_does() -> None:
 
 
 def test_lobby_snapshot(snap_compare: Callable[..., bool]) -> None:
-    assert snap_compare(LobbyApp("spit-tui on 127.0.0.1:7878", check_code), terminal_size=(100, 30))
+    assert snap_compare(lobby(), terminal_size=(100, 30))
+
+
+async def test_the_lobby_is_the_one_app_and_the_games_own_keys_stay_out() -> None:
+    """A mode of SpitApp: Ctrl+P (the game's palette), Space (pause), F4 and F5
+    do nothing here, Backspace edits the code (not help), and Ctrl+C leaves."""
+    app = lobby()
+    assert type(app) is SpitApp
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        for key in ["ctrl+p", "space", "f4", "f5"]:
+            await pilot.press(key)
+        await pilot.pause()
+        assert app.screen is screen and app.is_running
+        await pilot.press("j", "a", "b", "backspace")
+        assert app.query_one("#code", Input).value == "a"
+        await pilot.press("escape", "ctrl+c")
+    assert not app.is_running and chosen(app) is None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import gc
 from collections.abc import Callable, Iterable
+from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
@@ -63,7 +64,7 @@ NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new g
 
 
 class SpitApp(App[None]):
-    CSS_PATH = "app.tcss"
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "lobby.tcss"]  # (the lobby: a mode)
     TITLE = "spit-tui"
     COMMAND_PALETTE_DISPLAY = "Ctrl+P"  # the game's commands and the themes (app/palette.py)
     first_run = False  # set by the command line when no layout was chosen anywhere
@@ -202,7 +203,10 @@ class SpitApp(App[None]):
         self.mode.reseat(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """In the names box, Backspace (and F1) belong to the box: not help."""
+        """In the names box, Backspace (and F1) belong to the box: not help; and
+        the mode says which of the app's keys apply (the lobby's are its own)."""
+        if not self.mode.allows(action):
+            return False
         in_box = bool(self.screen_stack) and self.screen.id == "names"
         return not (action == "help" and in_box)
 

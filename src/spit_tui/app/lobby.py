@@ -5,6 +5,10 @@ Keys only: each choice has its key (q, n, j, w; the arrows and Enter work
 too), j and w ask for the code in a box (Esc goes back), Ctrl+Q or Esc
 leaves. The lobby only chooses: the command that ran it does the rest (asks
 the host, takes the seat, runs the board), so nothing here knows the wire.
+
+It is a mode of the one app (`LobbyMode`, app/modes.py): its first screen is
+the `LobbyScreen`, none of the game's own keys (help, pause, names, the
+palette) apply, and the choice is the mode's to hand back (`choose_in_lobby`).
 """
 
 from __future__ import annotations
@@ -14,11 +18,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
+
+from spit_tui.app import SpitApp
+from spit_tui.app.modes import Mode
 
 CHOICES = (
     ("quick", "q", "Quick match: play the next player who comes"),
@@ -47,39 +55,49 @@ class Choice:
     code: str | None = None
 
 
-class LobbyApp(App[Choice | None]):
-    """Choose how to play on a host; the app's result is the Choice (None: left)."""
+class LobbyMode(Mode):
+    """The app as the lobby: a menu before any game; `chosen` once it ends
+    (None: the player left)."""
 
-    ENABLE_COMMAND_PALETTE = False  # keys only, the ones the footer shows
-    CSS = """
-    Screen { align: center middle; }
-    #lobby { width: 60; height: auto; border: round $accent; padding: 1 2; }
-    #title { text-style: bold; margin-bottom: 1; }
-    #choices { height: auto; }
-    #code { margin-top: 1; display: none; }
-    #code.asking { display: block; }
-    #why { color: $error; height: auto; }
-    #help { display: none; margin-top: 1; height: auto; }
-    #help.shown { display: block; }
-    """
+    title = "spit-tui lobby"
+    names_key = ""
+    new_games = False
+    asks_before_quit = False  # nothing to lose: Ctrl+Q leaves at once
+
+    def __init__(self, heading: str, check: Callable[[str], str]) -> None:
+        """`check`: a code as typed -> the code, or UsageError saying why not
+        (the command's: the app knows no network)."""
+        self.heading = heading
+        self.check = check
+        self.chosen: Choice | None = None
+
+    def screen(self, app: SpitApp) -> Screen[None]:
+        return LobbyScreen(self)
+
+    def allows(self, action: str) -> bool:
+        """Only leaving: the game's keys (help, pause, the palette, ...) have no
+        game here, so the lobby's own keys and the code box get them."""
+        return action == "quit_ask"
+
+
+class LobbyScreen(Screen[None]):
+    """Choose how to play on a host; the choice goes to the mode, then the app ends."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "leave", "leave", priority=True),
         *(Binding(key, f"choose('{kind}')", label.split(":")[0]) for kind, key, label in CHOICES),
         Binding("f1", "help", "help"),
         Binding("escape", "go_back", "back / leave"),
-        Binding("ctrl+q", "leave", "leave", priority=True),
     ]
 
-    def __init__(self, title: str, check: Callable[[str], str]) -> None:
-        """`check`: a code as typed -> the code, or UsageError saying why not
-        (the command's: the app knows no network)."""
-        super().__init__()
-        self.heading = title
-        self.check = check
+    def __init__(self, mode: LobbyMode) -> None:
+        super().__init__(id="lobby-screen")
+        self.mode = mode
         self.asking: str | None = None  # "join" or "watch" while the code box is up
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
-            yield Static(self.heading, id="title")
+            yield Static(self.mode.heading, id="title")
             yield OptionList(*(Option(f"{key}  {label}", id=kind) for kind, key, label in CHOICES),
                              id="choices")
             yield Input(placeholder="room code, like k3f9q-2x7mz", id="code", max_length=20)
@@ -89,6 +107,10 @@ class LobbyApp(App[Choice | None]):
 
     def on_mount(self) -> None:
         self.query_one("#choices", OptionList).focus()
+
+    def _end(self, choice: Choice | None) -> None:
+        self.mode.chosen = choice
+        self.app.exit()
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -104,19 +126,19 @@ class LobbyApp(App[Choice | None]):
             box.value = ""
             box.focus()
             return
-        self.exit(Choice(kind))
+        self._end(Choice(kind))
 
     @on(Input.Submitted)
     def _code(self, event: Input.Submitted) -> None:
         from spit_tui.command import UsageError
 
         try:
-            code = self.check(event.value)
+            code = self.mode.check(event.value)
         except UsageError as e:
             self.query_one("#why", Static).update(str(e))
             return
         assert self.asking is not None
-        self.exit(Choice(self.asking, code))
+        self._end(Choice(self.asking, code))
 
     def action_help(self) -> None:
         """F1: what each choice does, under them (F1 again hides it)."""
@@ -124,7 +146,7 @@ class LobbyApp(App[Choice | None]):
 
     def action_go_back(self) -> None:
         if self.asking is None:
-            self.exit(None)
+            self._end(None)
             return
         self.asking = None
         self.query_one("#code", Input).remove_class("asking")
@@ -132,4 +154,17 @@ class LobbyApp(App[Choice | None]):
         self.query_one("#choices", OptionList).focus()
 
     def action_leave(self) -> None:
-        self.exit(None)
+        self._end(None)
+
+
+def lobby_app(heading: str, check: Callable[[str], str]) -> SpitApp:
+    """The app as the lobby (its mode's `chosen` says what was chosen)."""
+    return SpitApp(mode=LobbyMode(heading, check))
+
+
+async def choose_in_lobby(heading: str, check: Callable[[str], str]) -> Choice | None:
+    """Run the lobby; what the player chose (None: they left)."""
+    app = lobby_app(heading, check)
+    await app.run_async()
+    assert isinstance(app.mode, LobbyMode)
+    return app.mode.chosen

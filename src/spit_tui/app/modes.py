@@ -10,12 +10,13 @@ each class's `on_mount` through a class hierarchy):
 - whether Enter starts a new game, F4 changes the names, Space pauses both;
 - the keys the game-over banner offers, the key that changes the names;
 - what F2 saves;
-- which keys it takes before the game's own key path (the demo: any key);
+- which keys it takes before the game's own key path (the demo: any key),
+  and which of the app's own keys apply (the lobby: only leaving);
 - the first screen, if not the game's board (the replay has its own);
 - `bind` (once the table exists) and `mounted` (once the app is up).
 
 `LocalMode` is two people at one keyboard; the others live beside the code
-they need (app/computer.py, app/join.py, app/replay.py).
+they need (app/computer.py, app/join.py, app/replay.py, app/lobby.py).
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ class Mode:
     def pause_refused(self) -> str | None:
         """Why Space cannot pause the game here (None: it can)."""
         return None
+
+    def allows(self, action: str) -> bool:
+        """Whether the app's own key `action` (help, pause, the palette, ...)
+        applies in this mode; if not, the key goes on to the screen."""
+        return True
 
     def takes_key(self, app: SpitApp, event: events.Key) -> bool:
         """Whether this mode takes `event` before the game's key path does."""

@@ -198,14 +198,14 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     refused = board.check_terminal()
     if refused is not None:
         return refused
-    from spit_tui.app.lobby import LobbyApp
+    from spit_tui.app.lobby import choose_in_lobby
 
     from .watchcmd import watch_room
 
     host, port = args.host, args.port
     first = True
     while True:
-        choice = await LobbyApp(f"spit-tui on {host}:{port}", check_code).run_async()
+        choice = await choose_in_lobby(f"spit-tui on {host}:{port}", check_code)
         if choice is None:
             return 0
         if choice.kind == "watch":
