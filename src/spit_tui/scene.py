@@ -73,6 +73,7 @@ class Scene:
     computer: tuple[str | None, str | None] = (None, None)  # the computer's halves: level words
     pings: tuple[int | None, int | None] | None = None  # each seat's round trip (ms); None: local
     room_wins: tuple[int, int] | None = None  # a host's room: games each seat has won in it
+    first_to: int | None = None  # a host's match room: first to this many games (room_wins: its)
     watchers: int = 0  # a host's room: how many watch it
     # the story
     owners: tuple[Player | None, ...] = ()

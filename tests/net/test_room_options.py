@@ -44,6 +44,9 @@ async def test_a_hosts_rooms_play_its_options() -> None:
         (["host", "--target", "0"], "--target: a number from 1 to 10000"),
         (["host", "--variant", "golf"], "invalid choice"),
         (["ssh-serve", "--host", "127.0.0.1:7878", "--variant", "points"], "for our own host"),
+        (["host", "--match", "0"], "--match: a number from 1 to 99"),
+        (["ssh-serve", "--match", "x2"], "--match: a number from 1 to 99"),
+        (["ssh-serve", "--host", "127.0.0.1:7878", "--db", "f.db"], "for our own host"),
     ],
 )
 def test_bad_room_options_are_one_line(argv: list[str], says: str) -> None:

@@ -32,12 +32,15 @@ class Served:
 
 
 @asynccontextmanager
-async def served(tmp: Path, **door_args: Any) -> AsyncIterator[Served]:
-    host = Host(port=0)
+async def served(tmp: Path, history: Any = None, **door_args: Any) -> AsyncIterator[Served]:
+    """`history`: the host's HistoryWriter; the door vouches for its guests'
+    keys to its host, as ssh-serve's own host."""
+    host = Host(port=0, history=history)
     await host.start()
     key = asyncssh.generate_private_key("ssh-ed25519")
     admission = door_args.pop("admission", None) or Admission()
     door = Door(("127.0.0.1", host.port), admission, guest_home=tmp / "guests", **door_args)
+    door.vouch, door.revoke = host.lobby.vouch, host.lobby.revoke
     out = Served(door, host, 0, key)
     door.on_session = out.sessions.append
     acceptor = await listen(door, key, "127.0.0.1", 0)

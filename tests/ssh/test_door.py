@@ -10,11 +10,12 @@ import logging
 import os
 import random
 import re
+import sqlite3
 from pathlib import Path
 
 import asyncssh
 import pytest
-from sshkit import CODE, connect, game_pid, served
+from sshkit import BOUND_S, CODE, connect, game_pid, served
 
 from spit_tui.ssh.admission import Admission, read_authorized
 from spit_tui.ssh.server import RESTORE
@@ -376,3 +377,38 @@ async def _no_watchers(room: object) -> bool:
         while room.watchers:  # type: ignore[attr-defined]
             await asyncio.sleep(0.05)
     return True
+
+
+async def test_each_guests_game_is_stored_under_their_key(tmp_path: Path) -> None:
+    """The door vouches for each guest's key to its host: the seat, and so the
+    stored game's row (and its rating), carries the key; a name alone does not."""
+    from spit_tui.store.history import HistoryWriter
+
+    db = tmp_path / "history.db"
+    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in ("ana", "ben")}
+    async with served(tmp_path, history=HistoryWriter(db)) as s:
+        screens = []
+        for name, key in keys.items():
+            g = await connect(s, name, key)
+            screen = await g.open()
+            await screen.wait_for(b"Quick match")
+            g.send(b"q")
+            screens.append((g, screen))
+        for _, screen in screens:
+            await screen.wait_for(b"both press any key")
+        (room,) = s.host.lobby.rooms.values()
+        for g, _ in screens:  # each spits: the game has begun, so it is kept
+            g.send(b"f")
+            g.send(b"j")
+        async with asyncio.timeout(BOUND_S):
+            while not room.table.game.log:
+                await asyncio.sleep(0.05)
+        seats = {room.table.names[p]: seat.identity for p, seat in room.seats.items()}
+        assert seats == {n: k.get_fingerprint("sha256") for n, k in keys.items()}
+    conn = sqlite3.connect(db)
+    try:
+        stored = dict(conn.execute("SELECT name, identity FROM game_players").fetchall())
+    finally:
+        conn.close()
+    assert stored == seats  # stored as it stood when the server stopped
+    assert not s.host.lobby.passes  # each guest's pass ended with their session

@@ -90,14 +90,16 @@ class Client:
         timeout: float = JOIN_S,
         local_addr: tuple[str, int] | None = None,
         name: str | None = None,
+        door: str | None = None,
     ) -> Client:
         """Connect and take a seat; JoinRefused (with the host's reason) or OSError.
 
+        `door`: the pass an SSH door gave this guest's game (its key).
         `local_addr` fixes our end's address and port (the fairness benchmark
         tells seats apart by port to delay them with tc netem)."""
         loop = asyncio.get_running_loop()
         proto = SeatProtocol(loop.time())
-        proto.hello(code, seat, token, name)
+        proto.hello(code, seat, token, name, door)
         return await cls._handshake(host, port, proto, timeout, local_addr)
 
     @classmethod

@@ -80,8 +80,10 @@ class Host:
         history: HistoryWriter | None = None,
         trust_pongs: bool = False,
         limits: Limits | None = None,
+        first_to: int | None = None,
     ) -> None:
-        """`trust_pongs`: build holds on pings alone, as if every seat were honest;
+        """`first_to`: every room plays matches, first to that many games.
+        `trust_pongs`: build holds on pings alone, as if every seat were honest;
         only for seats behind a relay TCP cannot see (benchmarks/fairness.py's
         delay proxy), never for a real host (net.latency)."""
         self.bind = bind
@@ -94,6 +96,7 @@ class Host:
         self.options = options or Options()
         self.limits = limits or Limits()
         self.lobby = Lobby(self._make_table, limits=self.limits)
+        self.lobby.first_to = first_to
         self.addresses = Addresses(self.limits)
         self.on_notice: Callable[[str], None] = lambda line: print(
             f"host: {line}", file=sys.stderr, flush=True
@@ -208,7 +211,9 @@ class Host:
         room.on_seats = partial(self._seats_changed, room)
         room.loop_late = self.loop_lag.late_s
         if self.history is not None:
-            self.history.attach(room.table)
+            from spit_tui.store.history import Seating
+
+            self.history.attach(room.table, lambda: Seating(*room.seating()))
         self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))
         room.played_at = asyncio.get_running_loop().time()
         room.table.subscribe(Subscription(on_decision=partial(self._played, room)))

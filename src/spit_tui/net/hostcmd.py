@@ -67,6 +67,22 @@ def add_room_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--manual-flip", action="store_true", help="players turn up their own stockpile cards"
     )
+    p.add_argument(
+        "--match", metavar="N",
+        help="each room plays matches: the first to win N games (rematches go on to the next)",
+    )  # fmt: skip
+
+
+def room_match(args: argparse.Namespace) -> int | None:
+    """The rooms' match length (first to N games) from --match, or None (UsageError if bad)."""
+    from spit_tui.matchscore import MAX_FIRST_TO
+
+    text = args.match
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_FIRST_TO:
+        raise UsageError(f"--match: a number from 1 to {MAX_FIRST_TO}, not {shown(text)}")
+    return int(text)
 
 
 def room_options(args: argparse.Namespace) -> Options:
@@ -110,6 +126,7 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
     args = build_parser().parse_args(argv)
     port, wait_s = port_number(args.port), _wait(args.wait)
     args.options = room_options(args)
+    args.first_to = room_match(args)
     if not valid_host(args.bind):
         raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
     if args.seat is None:
@@ -164,7 +181,7 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
         history.start()
     host = Host(
         bind=bind, port=port, seed=args.seed, wait_s=wait_s, history=history,
-        options=args.options,
+        options=args.options, first_to=args.first_to,
     )  # fmt: skip
     host.on_room_stopped = lambda room, line: print(
         f"{NAME}: room {room.code}: {line}", file=sys.stderr, flush=True

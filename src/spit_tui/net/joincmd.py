@@ -30,6 +30,7 @@ from .seat import NetSeat, Tokens
 NAME = f"{PROG} join"
 INVITE_ENV = "SPIT_INVITE"
 NAME_ENV = "SPIT_PLAYER_NAME"
+PASS_ENV = "SPIT_DOOR_PASS"  # the SSH door's pass for this guest's key (net.room.Lobby.vouch)
 
 
 def valid_host(host: str) -> bool:
@@ -172,18 +173,19 @@ async def connect(
     for, or any), else a fresh one; the client, or the line to end with."""
     key = Tokens.key(host, port, code)
     kept = tokens.get(key)
+    door = os.environ.get(PASS_ENV) or None
     tries = [(s, t) for s, t in kept.items() if seat is None or s == seat]
     try:
         async with asyncio.timeout(JOIN_S * 2):
             for kept_seat, token in tries:
                 try:
-                    return await Client.join(host, port, code, token=token)
+                    return await Client.join(host, port, code, token=token, door=door)
                 except JoinRefused as e:
                     if "not for this room" in str(e):
                         tokens.put(key, kept_seat, None)  # from a game that is gone
                     elif "connected already" not in str(e):
                         raise
-            return await Client.join(host, port, code, seat, name=name)
+            return await Client.join(host, port, code, seat, name=name, door=door)
     except JoinRefused as e:
         return _refused(e)
     except (OSError, TimeoutError) as e:

@@ -149,7 +149,8 @@ SEATS = ("left", "right")
 SLOT_MAX = 4
 PING_MAX = 2**31 - 1
 
-# type -> {field: check}; every field is required, and no other field is allowed.
+# type -> {field: check}; every field is required but those of MAY_LACK, and no
+# other field is allowed.
 CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "hello": {
         "version": int_in(0, 2**16),
@@ -157,6 +158,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
         "seat": optional(one_of(*SEATS)),
         "token": optional(text),
         "name": optional(player_name),
+        "door": optional(text),  # may be left out: a pass from the SSH door (its guest's key)
     },
     "intent": {"row": one_of(*ROWS), "slot": int_in(0, SLOT_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
@@ -167,6 +169,8 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "watch": {"code": text},
     "bye": {},
 }
+
+MAY_LACK: dict[str, frozenset[str]] = {"hello": frozenset({"door"})}  # added within version 2
 
 HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "welcome": {
@@ -201,6 +205,8 @@ def check_message(msg: Message, shapes: dict[str, dict[str, Check]]) -> Message:
         raise ProtocolError(f"a {kind} message with an unknown field")
     for name, check in fields.items():
         if name not in msg:
+            if name in MAY_LACK.get(kind, ()):
+                continue
             raise ProtocolError(f"a {kind} message without {name}")
         if not check(msg[name]):
             raise ProtocolError(f"a {kind} message with a bad {name}")
@@ -235,12 +241,16 @@ def check_host_message(body: bytes) -> Message:
 
 
 def hello(
-    code: str, seat: str | None = None, token: str | None = None, name: str | None = None
+    code: str, seat: str | None = None, token: str | None = None, name: str | None = None,
+    door: str | None = None,
 ) -> Message:
-    return {
+    msg: Message = {
         "type": "hello", "version": VERSION, "code": code, "seat": seat, "token": token,
         "name": name,
     }  # fmt: skip
+    if door is not None:  # left out otherwise: a host from before it knows no such field
+        msg["door"] = door
+    return msg
 
 
 def intent(row: str, slot: int) -> Message:

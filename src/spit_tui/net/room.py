@@ -31,6 +31,7 @@ from spit_tui.clock import Handle
 from spit_tui.engine import Game, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
+from spit_tui.matchscore import MatchScore
 from spit_tui.names import MAX_CELLS
 from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
@@ -39,7 +40,7 @@ from spit_tui.table import Decision, Table
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
-from .seatview import SEAT_NAMES, room_scene, scene_to_wire
+from .seatview import SEAT_NAMES, match_room, room_scene, scene_to_wire
 
 CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32: no i, l, o, u
 CODE_CHARS = 10  # 50 bits
@@ -98,6 +99,7 @@ class Seat:
     alive_at: float = -math.inf  # when its connection last proved alive (hello, a pong)
     proven: float | None = None  # the round trip its transport proves (net.latency.distance)
     told_unusual: bool = False  # both players were told this seat's pings are unusual
+    identity: str | None = None  # the SSH key its player came in with (a door's pass)
 
 
 @dataclass
@@ -122,6 +124,7 @@ class Room:
     watch_sent: Message | None = None  # the last view the watchers were sent
     games: int = 1  # games played in this room, this one included
     wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
+    match: MatchScore | None = None  # a match room (first to N games): its games before this
     # the human limits applied to each remote seat's keys, whatever its client claims
     gates: dict[Player, KeyGate] = field(default_factory=dict)
 
@@ -203,7 +206,8 @@ class Room:
     def _scene(self) -> Scene:
         """The scene every seat and watcher of the room is shown now."""
         pings = (self.seats[Player.LEFT].shown_ms, self.seats[Player.RIGHT].shown_ms)
-        return room_scene(self.table, self.waiting, pings, self.standing())
+        scene = room_scene(self.table, self.waiting, pings, self.standing())
+        return match_room(scene, None if self.match is None else self.match.first_to)
 
     def _show_watchers(self, watchers: list[Conn], force: bool = False,
                        scene: Scene | None = None) -> None:
@@ -225,13 +229,35 @@ class Room:
 
     def standing(self) -> tuple[tuple[int, int] | None, int]:
         """What the boards show of the room: the games each seat has won in it
-        (None until a game has ended) and how many watch."""
+        (None until a game has ended; in a match room, the match's, from its
+        first game on) and how many watch."""
+        match = self.match_now()
+        if match is not None:
+            return (match.wins[0], match.wins[1]), len(self.watchers)
         wins = list(self.wins)
         winner = self.table.position.winner if self.table.game.over else None
         if winner is not None:
             wins[winner] += 1
         ended = self.games > 1 or self.table.game.over
         return ((wins[0], wins[1]) if ended else None), len(self.watchers)
+
+    def match_now(self) -> MatchScore | None:
+        """The room's match with the game in play counted once it is over."""
+        if self.match is None or not self.table.game.over:
+            return self.match
+        now = MatchScore(self.match.first_to, self.match.number, list(self.match.wins),
+                         self.match.games)
+        now.add(self.table.position.winner)
+        return now
+
+    def seating(self) -> tuple[tuple[str, str], tuple[str | None, str | None],
+                               tuple[str, int] | None]:
+        """Who sits here, for the stored games: the names on the boards, the
+        seats' key identities, and the match the game belongs to (its key, first to N)."""
+        ids = (self.seats[Player.LEFT].identity, self.seats[Player.RIGHT].identity)
+        match = self.match
+        key = None if match is None else (f"{self.code} {match.number}", match.first_to)
+        return self.table.names, ids, key
 
     def want_rematch(self, p: Player) -> None:
         """A seat asks for another game after game over: the other is told;
@@ -250,6 +276,9 @@ class Room:
         winner = table.position.winner
         if winner is not None:
             self.wins[winner] += 1
+        match = self.match_now()
+        if match is not None:  # a match won: the rematch begins the next one
+            self.match = match.next() if match.over else match
         self.games += 1
         table.new_game(Game(options=table.game.options, seed=secrets.randbits(63)))
         self.poke()
@@ -460,6 +489,8 @@ class Lobby:
         self.equalise = (True, True)  # each new room's (hold_actions, hold_views)
         self.trust_pongs = False  # each new room's Room.trust_pongs
         self.quick: Room | None = None  # where the next quick match goes
+        self.first_to: int | None = None  # each new room plays matches, first to N games
+        self.passes: dict[str, str] = {}  # an SSH door's passes: pass -> its guest's key
 
     def new_room(self, expires: bool = False) -> Room:
         code = new_code()
@@ -468,9 +499,30 @@ class Lobby:
         room = Room(code, self.make_table(), expires=expires)
         room.hold_actions, room.hold_views = self.equalise
         room.trust_pongs = self.trust_pongs
+        if self.first_to is not None:
+            room.match = MatchScore(self.first_to)
         self.rooms[code] = room
         self.on_new_room(room)
         return room
+
+    def vouch(self, identity: str) -> str:
+        """A pass for a guest of this host's own SSH door, whose key is
+        `identity`: the guest's game says it in its hello, and the seat it
+        takes is stored and rated under that key (a name alone proves nothing)."""
+        given = secrets.token_urlsafe(TOKEN_BYTES)
+        self.passes[given] = identity
+        return given
+
+    def revoke(self, given: str) -> None:
+        """The guest's session ended: its pass is good no more."""
+        self.passes.pop(given, None)
+
+    def vouched(self, given: str) -> str | None:
+        """The key a pass stands for, or None if this host gave no such pass."""
+        for known, identity in self.passes.items():
+            if hmac.compare_digest(known, given):
+                return identity
+        return None
 
     def quick_room(self, now: float, address: str = "") -> Room | str:
         """A quick match: the room of the player waiting for one, if they are

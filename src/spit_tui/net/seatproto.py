@@ -99,9 +99,9 @@ class SeatProtocol:
 
     def hello(
         self, code: str, seat: str | None = None, token: str | None = None,
-        name: str | None = None,
+        name: str | None = None, door: str | None = None,
     ) -> None:
-        self._send(hello(code, seat, token, name))
+        self._send(hello(code, seat, token, name, door))
 
     def watch(self, code: str) -> None:
         """Watch room `code` instead of taking a seat: its views come as LEFT's."""

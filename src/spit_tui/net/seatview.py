@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from spit_tui.engine import SLOTS, Card, EndReason, Options, Phase, Player, RoundEnd, Variant, card
+from spit_tui.matchscore import MAX_FIRST_TO, MatchScore
 from spit_tui.players.view import SideView
 from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
 from spit_tui.story import FEED_LEN, TREND_LEN, FeedEntry
@@ -128,6 +129,7 @@ def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
         "match": None if scene.room_wins is None else list(scene.room_wins),
         "watchers": scene.watchers,
         "heard": heard,
+        **({} if scene.first_to is None else {"first_to": scene.first_to}),
     }
 
 
@@ -158,6 +160,16 @@ def room_scene(
     views cost one scene however many look at it (benchmarks/scale.py)."""
     wins, watchers = room
     return replace(table.scene(), waiting=waiting, pings=ping, room_wins=wins, watchers=watchers)
+
+
+def match_room(scene: Scene, first_to: int | None) -> Scene:
+    """`scene` in a match room (first to `first_to` games; its `room_wins`
+    are the match's): the match line the banners show, as at one keyboard."""
+    if first_to is None or scene.room_wins is None:
+        return scene
+    wins = scene.room_wins
+    score = MatchScore(first_to, wins=[wins[0], wins[1]])
+    return replace(scene, first_to=first_to, match=score.line(scene.names))
 
 
 # -- reading ------------------------------------------------------------------------
@@ -230,7 +242,9 @@ VIEW: dict[str, Check] = {
     "match": optional(PAIR),
     "watchers": int_in(0, 1000),
     "heard": int_in(0, 2**53),
+    "first_to": int_in(1, MAX_FIRST_TO),  # only in a match room
 }
+VIEW_MAY_LACK = frozenset({"first_to"})  # fields a view may leave out
 
 
 def _need(ok: bool, what: str) -> None:
@@ -282,9 +296,9 @@ def _end(e: Message | None) -> RoundEnd | None:
 
 def check_view(msg: Message, me: Player) -> None:
     """The message's shape: exactly the view's fields, each of its kind (ProtocolError if not)."""
-    _need(msg.keys() == VIEW.keys(), "shape")
+    _need(VIEW.keys() - VIEW_MAY_LACK <= msg.keys() <= VIEW.keys(), "shape")
     for name, check in VIEW.items():
-        _need(check(msg[name]), name)
+        _need(name not in msg or check(msg[name]), name)
     _need(msg["seat"] == SEAT_NAMES[me], "seat")
 
 
@@ -306,7 +320,9 @@ def scene_from_wire(msg: Message, me: Player, at: float = 0.0) -> Scene:
     times = msg["times"]
     sides = msg["sides"]
     names, scores, played, ping = msg["names"], msg["scores"], story["played"], msg["ping"]
-    return Scene(
+    first_to = msg.get("first_to")
+    _need(first_to is None or msg["match"] is not None, "match")
+    return match_room(Scene(
         phase=Phase(msg["phase"]),
         round=msg["round"],
         sides=(_side(sides[0]), _side(sides[1])),
@@ -337,4 +353,4 @@ def scene_from_wire(msg: Message, me: Player, at: float = 0.0) -> Scene:
         countdown_s=float(times["countdown_s"]),
         stuck=msg["stuck"],
         waiting=msg["waiting"],
-    )
+    ), first_to)

@@ -119,6 +119,12 @@ class Session:
         if room is None:
             self.close("no room with that code")
             return
+        identity = None
+        if msg.get("door") is not None:
+            identity = self.lobby.vouched(msg["door"])
+            if identity is None:
+                self.close("a door pass this host did not give")
+                return
         taken = room.take(msg, now)
         if isinstance(taken, str):
             self.close(taken)
@@ -127,6 +133,8 @@ class Session:
         self.room, self.seat = room, p
         if msg["name"] is not None:
             room.name_seat(p, msg["name"])
+        if identity is not None:
+            room.seats[p].identity = identity
         room.seats[p].alive_at = now
         self.conn.send(
             {

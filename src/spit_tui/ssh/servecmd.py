@@ -62,6 +62,9 @@ def build_parser() -> Parser:
     from spit_tui.net.hostcmd import add_room_options
 
     add_room_options(p)
+    p.add_argument("--db", metavar="FILE",
+                   help="keep the history of our own host's games in FILE (ratings per key)")
+    p.add_argument("--no-history", action="store_true", help="keep no history of these games")
     p.add_argument(
         "--authorized-keys",
         metavar="FILE",
@@ -102,18 +105,31 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
         return 1 if not isinstance(e, UsageError) else 2
     own: Host | None = None
     if game_host is None:
+        from spit_tui.store.session import open_history
+
+        history = open_history(args.db, enabled=not args.no_history)
+        if history is not None:  # started now: no app frame to wait for (as `host`)
+            history.on_problem = lambda line: print(
+                f"{NAME}: history is off: {line}", file=sys.stderr, flush=True
+            )
+            history.start()
         # every guest's game connects from 127.0.0.1: the door counts guests
         # per address (Admission), so the host must not count them as one
-        own = Host(bind="127.0.0.1", port=0, limits=Limits.relayed(), options=args.options)
+        own = Host(bind="127.0.0.1", port=0, limits=Limits.relayed(), options=args.options,
+                   first_to=args.first_to, history=history)
         try:
             await own.start()
         except OSError as e:
             print(f"{NAME}: cannot start the game host: {e.strerror or e}", file=sys.stderr)
+            if history is not None:
+                history.close()
             return 1
         game_host = ("127.0.0.1", own.port)
     per_address, total, idle_s = limits
     admission = Admission(per_address=per_address, total=total, allowed=allowed)
     door = Door(game_host, admission, idle_s=idle_s, public=args.public_address)
+    if own is not None:  # our own host believes our guests' keys
+        door.vouch, door.revoke = own.lobby.vouch, own.lobby.revoke
     door.on_session = lambda s: print(f"{s.label}: came in", flush=True)
     door.on_end = lambda s: print(f"{s.label}: left ({s.why})", flush=True)
     try:
@@ -147,14 +163,16 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
 
 @command(NAME)
 def main(argv: list[str]) -> int:
-    from spit_tui.net.hostcmd import room_options
+    from spit_tui.net.hostcmd import room_match, room_options
     from spit_tui.net.joincmd import valid_host
 
     args = build_parser().parse_args(argv)
     args.options = room_options(args)
-    if args.host and (args.variant or args.target or args.manual_flip):
-        raise UsageError("--variant, --target and --manual-flip are for our own host: "
-                         "with --host, give them to that spit-tui host")
+    args.first_to = room_match(args)
+    own = (args.variant, args.target, args.manual_flip, args.match, args.db, args.no_history)
+    if args.host and any(own):
+        raise UsageError("--variant, --target, --manual-flip, --match, --db and --no-history "
+                         "are for our own host: with --host, give them to that spit-tui host")
     port = port_number(args.port)
     if not valid_host(args.bind):
         raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")

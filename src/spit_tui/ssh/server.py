@@ -78,6 +78,10 @@ class Door:
     port: int = 0
     on_session: Callable[[GuestSession], None] = lambda s: None  # a session began
     on_end: Callable[[GuestSession], None] = lambda s: None  # and ended (its `why`)
+    # our own game host's passes (net.room.Lobby.vouch): a guest's games are
+    # stored and rated under their key; None for another's host (--host)
+    vouch: Callable[[str], str] | None = None
+    revoke: Callable[[str], None] = lambda given: None
 
     def invite(self, reached: str, code: str) -> str:
         """The line a guest sends a friend to sit at room `code`."""
@@ -168,6 +172,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         self.ending: tuple[int, str | None] | None = None
         self.why = ""  # how the session ended, for the server's log and tests
         self.slot: int | None = None  # which of its key's live sessions this is
+        self.door_pass: str | None = None  # our own host's pass for this guest's key
         self.last_input = 0.0
         self._timers: list[asyncio.TimerHandle] = []
         self._stall: asyncio.TimerHandle | None = None
@@ -372,6 +377,10 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         )
         if self.identity is not None:
             env["SPIT_PLAYER_KEY"] = self.identity
+            if self.door.vouch is not None:
+                if self.door_pass is None:
+                    self.door_pass = self.door.vouch(self.identity)
+                env["SPIT_DOOR_PASS"] = self.door_pass
         if invite is not None:
             env["SPIT_INVITE"] = invite
         return env
@@ -430,6 +439,9 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         if self.admitted:
             self.admitted = False
             self.door.admission.leave(self.server.address)
+        if self.door_pass is not None:
+            self.door.revoke(self.door_pass)
+            self.door_pass = None
         if self.slot is not None:
             ident = self.who
             self.door.slots.get(ident, set()).discard(self.slot)

@@ -47,7 +47,17 @@ class Snapshot(NamedTuple):
     identities: tuple[str | None, str | None] = (None, None)  # SSH key per seat, where known
     rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
     daily: str | None = None  # the daily deal's date (UTC), for a daily game
-    in_match: tuple[int, int] | None = None  # (this session's match number, first to N)
+    in_match: tuple[int | str, int] | None = None  # (this session's match key, first to N)
+
+
+class Seating(NamedTuple):
+    """Who sits at one table, for its stored games: a host's room says it per
+    room (its seats' names and key identities, its match), where a game at one
+    keyboard has the writer's own (`HistoryWriter.names` and the rest)."""
+
+    names: tuple[str, str]
+    identities: tuple[str | None, str | None] = (None, None)
+    in_match: tuple[int | str, int] | None = None
 
 
 class HistoryWriter:
@@ -77,8 +87,9 @@ class HistoryWriter:
         self.identities: tuple[str | None, str | None] = (None, None)
         self.rungs: dict[Player, int] = {}
         self.daily: str | None = None
-        self.in_match: tuple[int, int] | None = None
-        self._match_ids: dict[int, int] = {}  # match number -> its first game's id (worker)
+        self.in_match: tuple[int | str, int] | None = None
+        self._match_ids: dict[int | str, int] = {}  # match key -> its first game's id (worker)
+        self._seating: dict[int, Callable[[], Seating]] = {}  # id(table) -> its room's seating
         self.stopped: Stopped | None = None  # the last game stopped in play (the worker finds it)
         self.game_ids: dict[int, int] = {}  # snapshot key -> games.id (worker side)
         self.writes = 0  # transactions committed (for tests and the benchmark)
@@ -113,8 +124,12 @@ class HistoryWriter:
     def on(self) -> bool:
         return self.problem is None
 
-    def attach(self, table: Table) -> None:
+    def attach(self, table: Table, seating: Callable[[], Seating] | None = None) -> None:
+        """Store `table`'s games; `seating`: who sits there (a host's room),
+        asked at each save, instead of the writer's own names."""
         self._tables.append(table)
+        if seating is not None:
+            self._seating[id(table)] = seating
         table.subscribe(
             Subscription(
                 on_change=lambda: self._on_change(table),
@@ -132,6 +147,7 @@ class HistoryWriter:
         self._keys.pop(id(table), None)
         self._lost.pop(id(table), None)
         self._due.discard(id(table))
+        self._seating.pop(id(table), None)
 
     def _new_game(self, table: Table) -> None:
         """The table has a new game (the table says so): it gets a key of its
@@ -187,19 +203,24 @@ class HistoryWriter:
     def _save(self, table: Table) -> None:
         key, started = self._game_key(table)
         lost = self._lost[id(table)]
+        seating = self._seating.get(id(table))
+        seats = (
+            Seating(self.names, self.identities, self.in_match) if seating is None else seating()
+        )
+        names = seats.names
         snap = Snapshot(
             key=key,
             started=started,
-            names=self.names,
-            record=record_of(table, {"Left": self.names[0], "Right": self.names[1], **self.tags}),
+            names=names,
+            record=record_of(table, {"Left": names[0], "Right": names[1], **self.tags}),
             lost_races=(lost[0], lost[1]),
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
             clock_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
-            identities=self.identities,
+            identities=seats.identities,
             rungs=(self.rungs.get(Player.LEFT), self.rungs.get(Player.RIGHT)),
             daily=self.daily,
-            in_match=self.in_match,
+            in_match=seats.in_match,
         )
         if self._threaded:
             self._queue.put(snap)
