@@ -57,3 +57,38 @@ async def _settle(pilot: Pilot[Any]) -> None:
 @pytest.mark.parametrize("drop", [False, True], ids=["play", "waiting"])
 def test_join_screen(snap_compare: Snap, drop: bool) -> None:
     assert snap_compare(seat_app(drop), terminal_size=(100, 30), run_before=_settle)
+
+
+def match_over_app() -> SpitApp:
+    """A seat in a match room (first to 2) whose game just ended, winning the match."""
+    from spit_tui.engine import Game, Options, parse_position
+    from spit_tui.matchscore import MatchScore
+
+    near_end = (  # docs/rules.md, the R19 example: each player one card left
+        "play 9 one:L - :Td/-/-/-/- - 2d8c4h5hKsKcAs6hQd6dJc9d7dJs2s6cTh2hQh5cQcKhAc8d4c9h3s2c"
+        "7hAdTs9c4d5d7s4s3hJdTc3cAh8sKd6s5s7c3dQsJh9s :8h/-/-/-/- - 0,0"
+    )
+    lob = lobby(1)
+    room = lob.new_room()
+    room.match = MatchScore(2, wins=[1, 0], games=1)
+    room.table.new_game(Game(options=Options(), position=parse_position(near_end), seed=7))
+    local = LocalSeat(room, Player.LEFT)
+    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.stale_s)
+    join(lob, room, "right")
+    room.name_seat(Player.LEFT, "ana")
+    room.name_seat(Player.RIGHT, "ben")
+
+    async def start(app: SpitApp) -> None:
+        local.attach(table, lambda line: app.finish(line))
+        t = room.table
+        assert isinstance(t.clock, VirtualClock)
+        t.clock.advance(t.stale_s + 0.01)
+        t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
+
+    return _seat_app(table, start, lambda: None)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+def test_join_screen_a_match_won(snap_compare: Snap, size: tuple[int, int]) -> None:
+    """The game-over banner says the match is won, and the rematch key begins the next."""
+    assert snap_compare(match_over_app(), terminal_size=size, run_before=_settle)
