@@ -58,6 +58,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "history": Subcommand("spit_tui.store.commands", "the stored games", "history_main"),
     "replay": Subcommand("spit_tui.app.replay", "play back a stored game or a record file"),
     "daily": Subcommand("spit_tui.dailycmd", "today's deal against the computer (--history)"),
+    "settings": Subcommand("spit_tui.settingscmd", "the settings screen (--show: in force)"),
     "export": Subcommand("spit_tui.store.commands", "a stored game to a file", "export_main"),
     "host": Subcommand("spit_tui.net.hostcmd", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
@@ -233,9 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
 # -- checks that need more than one option ----------------------------------------------
 
 
+TARGET_ALONE = "--target only applies to --variant points"
+
+
 def _check_target(args: argparse.Namespace) -> str | None:
-    if args.target is not None and args.variant != "points":
-        return "--target only applies to --variant points"
+    """(Without --variant, config.toml's variant decides: checked once it is read.)"""
+    if args.target is not None and args.variant == "standard":
+        return TARGET_ALONE
     return None
 
 
@@ -343,14 +348,21 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
             return fail(problem)
     from spit_tui.engine import NotationError, Options, Variant, check_position, parse_position
 
+    board = Board.from_args(args, args_in)
+    refused = board.choose_settings()  # the defaults for what no flag gave
+    if refused is not None or board.settings is None:
+        return refused or 1
+    settings = board.settings
+    if args.target is not None and settings.variant != "points":
+        return fail(TARGET_ALONE)
     stopped = None
     if args.resume:
         stopped = _stopped_game(args)
         if stopped is None:
             return 1  # it said why, in one line
     options = Options(
-        variant=Variant(args.variant or Variant.STANDARD),
-        target=args.target if args.target is not None else 100,
+        variant=Variant(settings.variant),
+        target=settings.target,
         manual_flip=args.manual_flip,
     )
     position = None
@@ -369,13 +381,15 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
             return fail(f"--position: {e}")
         except OSError as e:
             return fail(f"--position: cannot read {shown(args.position[1:])}: {e.strerror or e}")
-    board = Board.from_args(args, args_in)
     refused = board.prepare()
     if refused is not None:
         return refused
     if stopped is not None:
         options = stopped.record.options
-    app = _make_app(args, options, position)
+    level = args.level or settings.level  # (a resumed game's own, if any: _stopped_game)
+    if args.demo and level == "auto":
+        level = "normal"  # auto follows a person: the demo has none
+    app = _make_app(args, options, position, level)
     app.startup_note = getattr(args, "note", None) or app.startup_note  # spit-tui daily's
     if args.match and not args.demo:
         app.start_match(args.match)
@@ -391,21 +405,28 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     return _run(app, board, args)
 
 
-def _make_app(args: argparse.Namespace, options: Options, position: Position | None) -> SpitApp:
+def _make_app(
+    args: argparse.Namespace, options: Options, position: Position | None, level: str
+) -> SpitApp:
     from spit_tui.names import choose
 
     if args.resume:  # the stopped game's own players, as they were (nothing remembered)
         given, note = (args.left_name, args.right_name), None
     else:
         given, note = choose((args.left_name, args.right_name))
-    app = _new_app(args, options, position, given)
+    app = _new_app(args, options, position, given, level)
     app.startup_note = note
     return app
 
 
 def _new_app(
-    args: argparse.Namespace, options: Options, position: Position | None, given: Given
+    args: argparse.Namespace,
+    options: Options,
+    position: Position | None,
+    given: Given,
+    level: str,
 ) -> SpitApp:
+    """`level`: the computer's level (--level's, else the settings')."""
     from spit_tui.app import SpitApp
     from spit_tui.app.modes import LocalMode, Mode
 
@@ -414,7 +435,6 @@ def _new_app(
         from spit_tui.app.computer import ComputerMode
         from spit_tui.engine import Player
 
-        level = args.level or "normal"
         side = Player.LEFT if args.computer_side == "left" else Player.RIGHT
         seats = {p: level for p in (Player.LEFT, Player.RIGHT)} if args.demo else {side: level}
         times = None

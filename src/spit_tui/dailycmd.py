@@ -59,6 +59,7 @@ def play_main(argv: list[str], now: Now = _utc_now) -> int:
         return fail("the daily deal is against one level all game: drop --level auto")
     day = daily.day_of(now())
     args.vs_computer = True
+    args.variant = "standard"  # the same game for everyone, whatever a player's settings say
     args.level = args.level or daily.LEVEL
     args.seed = daily.seed_for(day)
     args.daily = day.isoformat()

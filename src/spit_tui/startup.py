@@ -5,7 +5,8 @@ Each of them, in this order:
 1. takes the same options for keys and the decision log (`add_board_options`,
    checked by `board_options_problem`);
 2. chooses the keys (--keys FILE, --layout NAME, SPIT_LAYOUT, keys.toml, else
-   US QWERTY with the first-run check asking), then checks the environment
+   US QWERTY with the first-run check asking) and the settings (flag >
+   environment > config.toml > default: spit_tui.settings), then checks the environment
    (Textual's own settings) and the terminal (`Board.prepare`): a bad key
    setting is one line and exit status 2 (a bad command line), anything about
    the environment or the terminal one line and `ENVIRONMENT` (1);
@@ -35,11 +36,12 @@ if TYPE_CHECKING:
     from spit_tui.decision_log import Logged
     from spit_tui.keys.config import Choice
     from spit_tui.keys.keymap import KeyMap
+    from spit_tui.settings import Settings
 
 ENVIRONMENT = 1  # the exit status when the terminal or the environment cannot show a board
 KEYS = 2  # the exit status for a key setting that cannot be used (a bad command line)
 FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see Board.prepare
-BOARD_OPTIONS = ("layout", "keys", "decision_log")  # their names in an argparse Namespace
+BOARD_OPTIONS = ("layout", "keys", "theme", "decision_log")  # their names in an argparse Namespace
 
 
 class BoardApp(Protocol):
@@ -56,11 +58,23 @@ class BoardApp(Protocol):
 
     def use_keys(self, keymap: KeyMap) -> None: ...
 
+    def use_settings(self, settings: Settings, note: str | None = None) -> None: ...
+
     async def run_async(self) -> Any: ...
 
 
 def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
-    """--layout, --keys and (with `log`) --decision-log with --force/--append."""
+    """--layout, --keys, --theme and (with `log`) --decision-log with --force/--append."""
+    p.add_argument(
+        "--theme",
+        type=_theme,
+        metavar="NAME",
+        help=(
+            "the colours: a Textual theme, such as spit-light (light, on white) or "
+            "ansi-dark (the terminal's own 16 colours); Ctrl+P, Theme lists them "
+            "(also: environment variable TEXTUAL_THEME; kept in config.toml by F6)"
+        ),
+    )
     p.add_argument(
         "--layout",
         metavar="NAME",
@@ -95,6 +109,15 @@ def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
     mode.add_argument(
         "--append", action="store_true", help="let --decision-log add to an existing file"
     )
+
+
+def _theme(text: str) -> str:
+    from spit_tui.settings.fields import Refused, theme
+
+    try:
+        return theme(text)
+    except Refused as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def log_mode(args: argparse.Namespace) -> str:
@@ -135,10 +158,15 @@ class Board:
     keys_file: str | None = None
     log_path: str | None = None
     log_mode: str = "new"
+    flags: dict[str, Any] = field(default_factory=dict)  # the settings' flags given
     keys: Choice | None = field(default=None, init=False)
+    settings: Settings | None = field(default=None, init=False)
+    settings_note: str | None = field(default=None, init=False)  # config.toml's one line
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, argv: Sequence[str], prog: str = PROG) -> Board:
+        from spit_tui.settings import flags_of
+
         has_log = getattr(args, "decision_log", None) is not None
         return cls(
             prog=prog,
@@ -147,12 +175,28 @@ class Board:
             keys_file=getattr(args, "keys", None),
             log_path=getattr(args, "decision_log", None),
             log_mode=log_mode(args) if has_log else "new",
+            flags=flags_of(args),
         )
 
     def prepare(self) -> int | None:
         """Choose the keys, then check the environment and the terminal: None if
         the board can be shown, else the exit status (having said why in one line)."""
-        return self.choose_keys() or self.check_terminal()
+        return self.choose_keys() or self.choose_settings() or self.check_terminal()
+
+    def choose_settings(self) -> int | None:
+        """The settings for this run (`settings`, handed to the app by `run`):
+        None, or ENVIRONMENT after one line (a variable that cannot be used).
+        A config.toml that cannot be used is a line on screen, not a stop."""
+        if self.settings is not None:
+            return None
+        from spit_tui.settings import SettingError, settings_for_start
+
+        try:
+            self.settings, self.settings_note = settings_for_start(self.flags, os.environ)
+        except SettingError as e:
+            print(f"{PROG}: {e}", file=sys.stderr)
+            return ENVIRONMENT
+        return None
 
     def choose_keys(self) -> int | None:
         """The keys for this run (`keymap`, handed to the app by `run`): None, or
@@ -201,6 +245,8 @@ class Board:
         from spit_tui.terminal import forget_exported_size
 
         app.use_keys(self.keymap())  # the app hands them to its table, boards and help
+        if self.settings is not None:
+            app.use_settings(self.settings, self.settings_note)
         log = None
         if self.log_path is not None:
             try:

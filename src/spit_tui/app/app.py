@@ -57,6 +57,7 @@ from spit_tui.subscription import Subscription
 from spit_tui.table import Table
 
 if TYPE_CHECKING:
+    from spit_tui.settings import Settings
     from spit_tui.store.history import HistoryWriter
 
 TICK_S = 0.25  # redraws the running clocks; timed events get their own wake-up
@@ -83,6 +84,8 @@ class SpitApp(App[None]):
     startup_note: str | None = None  # one line to show once the board is up
     repeat_deal = False  # a new game deals the first game's cards again (spit-tui daily)
     end_line: str | None = None  # why the app ended, printed once the terminal is restored
+    settings: Settings | None = None  # the settings in force (use_settings), None: defaults
+    settings_note: str | None = None  # config.toml's line, if it could not all be used
 
     def __init__(
         self,
@@ -365,6 +368,54 @@ class SpitApp(App[None]):
             for view in screen.query(SceneView):
                 view.redraw()
 
+    def use_settings(self, settings: Settings, note: str | None = None) -> None:
+        """Make `settings` the ones in force (the start-up, the settings screen):
+        the theme, the bell and reduced motion now; the game's own defaults
+        (variant, level) are the command line's, at the next start."""
+        from spit_tui.app.cues import Bell
+
+        self.settings = settings
+        if note is not None:
+            self.settings_note = note
+            if self.is_running:
+                self.notify(note, severity="warning", timeout=10)
+        if settings.theme != self.theme:
+            self.theme = settings.theme
+        from textual import constants
+
+        self.animation_level = "none" if settings.reduced_motion else constants.TEXTUAL_ANIMATIONS
+        screen = self.game_screen
+        screen.still = settings.reduced_motion
+        screen.bell = Bell(self.bell, settings.bell) if settings.bell else None
+        if self.is_running and self.screen_stack:
+            screen.sync()
+
+    def keep_settings(self, **changes: object) -> None:
+        """Use `changes` (setting key -> value) from now on and keep them in
+        config.toml; a file that cannot be written over says why, in one line."""
+        from dataclasses import replace
+
+        from spit_tui.settings import Settings, save
+
+        settings = self.settings or Settings()
+        sources = {**settings.sources, **dict.fromkeys(changes, "config.toml")}
+        self.use_settings(replace(settings, **changes, sources=sources))  # type: ignore[arg-type]
+        problem = save(changes)
+        if problem is not None:
+            self.notify(problem, severity="warning", timeout=10)
+
+    def keep_theme(self, name: str) -> None:
+        """A theme chosen in the palette: used now, kept for next time."""
+        self.keep_settings(theme=name)
+
+    def search_themes(self) -> None:
+        """Ctrl+P, "Theme": Textual's picker, whose choice is kept (KeptThemes)."""
+        from textual.command import CommandPalette
+
+        from spit_tui.app.themes import KeptThemes
+
+        self.push_screen(CommandPalette(providers=[KeptThemes], placeholder="Search for themes…"))
+
     def watch_theme(self, _: str) -> None:
         self.player_colours.use(self.current_theme)
 
@@ -394,9 +445,11 @@ class SpitApp(App[None]):
         self.call_after_refresh(self._check_size)
         if self.first_run:
             self.call_after_refresh(self._ask_keyboard)
-        if self.startup_note:
-            note = self.startup_note
-            self.call_after_refresh(lambda: self.notify(note, severity="warning", timeout=10))
+        for note in (self.startup_note, self.settings_note):
+            if note:
+                self.call_after_refresh(
+                    lambda note=note: self.notify(note, severity="warning", timeout=10)
+                )
         self.mode.mounted(self)
 
     def _ask_keyboard(self) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from spit_tui.app.banner import OVER_KEYS, Banner
 from spit_tui.app.board import BoardView
+from spit_tui.app.cues import Bell, still
 from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock
@@ -100,6 +101,8 @@ class GameScreen(Screen[None]):
         self.over_keys = over_keys  # offered on the game-over banner (the app's mode's)
         self.pauses = pauses  # the header offers the pause key (a seat cannot pause)
         self.views: list[SceneView] = []
+        self.bell: Bell | None = None  # the settings' bell, if it rings for anything
+        self.still = False  # reduced motion: no highlights, a still countdown (app/cues.py)
 
     def shown_table(self) -> Playing | None:
         return self.table
@@ -121,8 +124,13 @@ class GameScreen(Screen[None]):
         self.sync()
 
     def sync(self) -> None:
-        """Draw the table as it is now: one Scene for every widget."""
+        """Draw the table as it is now: one Scene for every widget (and the
+        bell's ear: app/cues.py)."""
         scene = self.table.scene()
+        if self.still:
+            scene = still(scene)
+        if self.bell is not None:
+            self.bell.saw(scene)
         for v in self.views:
             v.show(scene)
 

@@ -16,7 +16,8 @@ whatever the theme.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from typing import Any
 
 from rich.color import Color as RichColor
@@ -25,7 +26,7 @@ from rich.style import Style
 from textual.app import App
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.theme import Theme
+from textual.theme import Theme, ThemeProvider
 
 from spit_tui.app.views import PLAYER_COLOURS
 
@@ -107,6 +108,16 @@ def theme_names() -> frozenset[str]:
     from textual.theme import BUILTIN_THEMES
 
     return frozenset((*BUILTIN_THEMES, SPIT_LIGHT.name))
+
+
+class KeptThemes(ThemeProvider):
+    """Textual's theme picker (Ctrl+P, "Theme"), whose choice is kept for next
+    time: the app's `keep_theme` uses it and saves it to config.toml."""
+
+    @property
+    def commands(self) -> list[tuple[str, Callable[[], None]]]:
+        keep: Callable[[str], None] = getattr(self.app, "keep_theme")  # noqa: B009 (SpitApp's)
+        return [(name, partial(keep, name)) for name, _ in super().commands]
 
 
 def install(app: App[Any]) -> PlayerColours:

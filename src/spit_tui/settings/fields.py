@@ -1,0 +1,177 @@
+"""What a player can set, in one table: each setting's key in config.toml, its
+default, its flag and environment variable where it has one, and how a value
+is checked (from the file: a TOML value; from a flag or a variable: text).
+
+The resolver (settings/resolve.py) reads this table and nothing else, so a new
+setting is one `Setting` line here and one field of `Settings`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+BELL_EVENTS = ("lost-race", "spit", "slap")  # what the bell can ring for
+BELL_WORDS = {"lost-race": "a lost race", "spit": "the call to spit", "slap": "the slap"}
+VARIANTS = ("standard", "points")
+SUITS = ("two", "four")
+CARD_SIZES = ("auto", "small", "large")
+MAX_TARGET = 10_000
+DEFAULT_THEME = "textual-dark"
+DEFAULT_PALETTE = "okabe-ito"
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+
+
+class Refused(ValueError):
+    """A value a setting cannot take; str() says why, in a player's words."""
+
+
+def _quoted(value: object) -> str:
+    from spit_tui.command import shown
+
+    return repr(shown(value)) if isinstance(value, str) else shown(repr(value))
+
+
+def one_of(choices: tuple[str, ...]) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise Refused(f"{_quoted(value)} is not one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+def theme(value: object) -> str:
+    from spit_tui.app.themes import theme_names  # here: only a start with a theme set needs it
+
+    if not isinstance(value, str) or value not in theme_names():
+        raise Refused(
+            f"{_quoted(value)} is not a theme the game has "
+            "(such as spit-light, textual-light, ansi-dark; Ctrl+P, Theme lists them all)"
+        )
+    return value
+
+
+def palette(value: object) -> str:
+    """A palette's name (the board's drawing checks it against its palettes)."""
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
+        raise Refused(f"{_quoted(value)} is not a palette name (lower-case letters, digits, -)")
+    return value
+
+
+def boolean(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise Refused(f"{_quoted(value)} is not true or false")
+    return value
+
+
+def bool_text(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off", ""):
+        return False
+    raise Refused(f"{_quoted(text)} is not true or false (1, 0, yes, no)")
+
+
+def animations(text: str) -> bool:
+    """TEXTUAL_ANIMATIONS (Textual's own variable): "none" is reduced motion."""
+    word = text.strip().lower()
+    if word not in ("none", "basic", "full"):
+        raise Refused(f"{_quoted(text)} is not none, basic or full")
+    return word == "none"
+
+
+def bell(value: object) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Refused(f"{_quoted(value)} is not a list, like [\"spit\", \"slap\"]")
+    wrong = [v for v in value if v not in BELL_EVENTS]
+    if wrong:
+        raise Refused(f"{_quoted(wrong[0])} is not one of {', '.join(BELL_EVENTS)}")
+    return frozenset(value)
+
+
+def bell_text(text: str) -> frozenset[str]:
+    """SPIT_BELL=spit,slap (or "none")."""
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    return bell([] if words == ["none"] else words)
+
+
+def target(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_TARGET:
+        raise Refused(f"{_quoted(value)} is not a whole number from 1 to {MAX_TARGET:,}")
+    return value
+
+
+def level(value: object) -> str:
+    import argparse
+
+    from spit_tui.command import level_argument
+
+    if not isinstance(value, str):
+        raise Refused(f"{_quoted(value)} is not a level's name")
+    try:
+        return level_argument(value)
+    except argparse.ArgumentTypeError as e:
+        raise Refused(str(e)) from None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: `key` in config.toml (and the field of `Settings`)."""
+
+    key: str
+    default: Any
+    check: Callable[[object], Any]  # a value read from config.toml -> the value; Refused
+    label: str  # what the settings screen and `spit-tui settings --show` call it
+    flag: str | None = None  # the command line's option that sets it, if any
+    env: str | None = None  # the environment variable that sets it, if any
+    text: Callable[[str], Any] | None = None  # the variable's text -> the value (else `check`)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("theme", DEFAULT_THEME, theme, "Theme", "--theme", "TEXTUAL_THEME"),
+    Setting("palette", DEFAULT_PALETTE, palette, "Player colours", "--palette", "SPIT_PALETTE"),
+    Setting("suits", "two", one_of(SUITS), "Four-colour suits", "--suits", "SPIT_SUITS"),
+    Setting("cards", "auto", one_of(CARD_SIZES), "Card size", "--cards", "SPIT_CARDS"),
+    Setting("bell", frozenset(), bell, "Bell", env="SPIT_BELL", text=bell_text),
+    Setting(
+        "reduced_motion", False, boolean, "Reduced motion",
+        env="TEXTUAL_ANIMATIONS", text=animations,
+    ),
+    Setting("variant", "standard", one_of(VARIANTS), "Variant", "--variant"),
+    Setting("target", 100, target, "Points target", "--target"),
+    Setting("level", "normal", level, "Computer level", "--level"),
+)  # fmt: skip
+BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings in force (see `resolve`): one value per `Setting`, and where
+    each came from ("--theme", "TEXTUAL_THEME", "config.toml", "default")."""
+
+    theme: str = DEFAULT_THEME
+    palette: str = DEFAULT_PALETTE
+    suits: str = "two"
+    cards: str = "auto"
+    bell: frozenset[str] = frozenset()
+    reduced_motion: bool = False
+    variant: str = "standard"
+    target: int = 100
+    level: str = "normal"
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def source(self, key: str) -> str:
+        return self.sources.get(key, "default")
+
+    def rings(self, event: str) -> bool:
+        """Whether the bell rings for `event` (one of BELL_EVENTS)."""
+        return event in self.bell
+
+
+def toml_value(value: object) -> object:
+    """A setting's value as config.toml holds it (a bell is a list)."""
+    return sorted(value, key=BELL_EVENTS.index) if isinstance(value, frozenset) else value

@@ -1,0 +1,52 @@
+"""`spit-tui settings --show`: each setting in force and where it comes from
+(a flag, a variable, config.toml or the default), with the file's place.
+
+    spit-tui settings --show [--theme NAME]
+"""
+
+from __future__ import annotations
+
+from spit_tui.command import PROG, Parser, command, write_out
+from spit_tui.startup import Board, add_board_options
+
+NAME = f"{PROG} settings"
+
+
+def build_parser() -> Parser:
+    p = Parser(
+        prog=NAME,
+        description=(
+            "The settings: theme, player colours, suits, card size, bell, reduced "
+            "motion, and the defaults of a game (variant, target, computer level); kept in "
+            "config.toml in the user config directory. A flag wins over an environment "
+            "variable, which wins over config.toml, which wins over the default."
+        ),
+    )
+    p.add_argument(
+        "--show",
+        action="store_true",
+        help="print each setting in force and where it comes from, and the file's place",
+    )
+    add_board_options(p, log=False)
+    return p
+
+
+@command(NAME)
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    board = Board.from_args(args, argv, NAME)
+    return _show(board)
+
+
+def _show(board: Board) -> int:
+    from spit_tui.settings import describe
+    from spit_tui.settings.configfile import default_path
+
+    refused = board.choose_settings()
+    if refused is not None or board.settings is None:
+        return refused or 1
+    lines = [*describe(board.settings), f"file: {default_path()}"]
+    if board.settings_note:
+        lines.append(board.settings_note)
+    write_out("\n".join(lines) + "\n")
+    return 0
