@@ -1,7 +1,8 @@
 """Suite-wide options: tests marked `slow` (fuzz, soak, real terminal) run only
 with --run-slow. Every test gets its own user directories (XDG variables), so
 no test reads or writes a real user's config, history or saved games, and
-SPIT_LAYOUT=us, so no game a test starts waits at the first-run check.
+SPIT_LAYOUT=us, so no game a test starts waits at the first-run check, and
+no COLUMNS or LINES from the shell or a parallel run's worker.
 The test kit (tests/testkit) and the app tests' kit (tests/app: appkit,
 tmuxkit) are importable from every test folder (pyproject's pytest
 `pythonpath`); `running_host` is a host on 127.0.0.1 for one test."""
@@ -44,6 +45,11 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     # A game started by a test never stops at the first-run keyboard check
     # (tests of that check take the variable away).
     monkeypatch.setenv("SPIT_LAYOUT", "us")
+    # The size a test's output is drawn at is the test's own choice: a parallel
+    # run's workers (pytest-xdist) inherit COLUMNS=80 and LINES, a shell may
+    # export its own, and neither may change what a test sees.
+    for var in ("COLUMNS", "LINES"):
+        monkeypatch.delenv(var, raising=False)
     return root
 
 
