@@ -193,6 +193,47 @@ def reach(model: str, band: set[int], games: int, seed: int, start: int) -> dict
     }
 
 
+def pace_noise(model: str, rung: int, games: int, seed: int) -> dict[str, Any]:
+    """How well any placer can know the model from its pace: the model plays
+    the computer held on `rung` (where it wins 40-60%), and after each of the
+    first REACH_ROUNDS settled rounds the pace of its game so far is placed as
+    --level auto places it (players/auto.pace_rung). The share placed within
+    one rung after three rounds bounds what "within one rung after three
+    rounds" can reach, whatever the search does: a round's form moves the
+    model's pace by more than two rungs."""
+    from spit_tui.match import Match
+    from spit_tui.players.auto import pace_rung
+    from spit_tui.subscription import Subscription
+
+    errors: list[list[int]] = [[] for _ in range(REACH_ROUNDS)]
+    for i in range(games):
+        m = Match(HUMANS[model], LADDER[rung - 1], seed=seed + i, options=Options())
+        settled: list[int] = []
+
+        def placed(m: Match = m, settled: list[int] = settled) -> None:
+            if len(settled) < REACH_ROUNDS:
+                settled.append(pace_rung(m.bots[1]))
+
+        def on_event(event: Any, m: Match = m) -> None:
+            if event.round_over is not None and event.position.phase.name != "SLAP":
+                m.table.clock.call_later(0.0, placed)  # once the round's last play is filed
+
+        m.table.subscribe(Subscription(on_event=on_event))
+        m.run()
+        for k, aim in enumerate(settled):
+            if aim:
+                errors[k].append(aim - rung)
+    out: dict[str, Any] = {"model": HUMANS[model].name, "rung": rung, "games": games}
+    for k, errs in enumerate(errors, start=1):
+        n = len(errs) or 1
+        out[f"after_{k}"] = {
+            "placed": len(errs),
+            "on_it": round(sum(e == 0 for e in errs) / n, 3),
+            "within_one": round(sum(abs(e) <= 1 for e in errs) / n, 3),
+        }
+    return out
+
+
 def stored_like(model: str, seed: int, games: int = 40) -> list[float]:
     """The card times the history would store for the model (store/figures,
     from real records of its games at its rung)."""
@@ -233,6 +274,7 @@ def run(games: int = 200, seed: int = 1) -> dict[str, Any]:
     out["auto"] = {}
     out["stored"] = {}
     out["reach"] = []
+    out["pace_noise"] = []
     for m in HUMANS:
         figures = stored_like(m, seed)
         median = sorted(figures)[len(figures) // 2]
@@ -245,6 +287,7 @@ def run(games: int = 200, seed: int = 1) -> dict[str, Any]:
         band = band or {PLACEMENT[m]}
         for start in sorted({1, start_rung(None), start_rung(figures), len(LADDER)}):
             out["reach"].append(reach(m, band, auto_games, seed + 11 * start, start))
+        out["pace_noise"].append(pace_noise(m, min(band), auto_games, seed + 13))
     hard = LEVELS["hard"]
     strat = head_to_head(hard, with_random_policy(hard), 2 * games, seed)
     strat["pass"] = strat["rate"] is not None and strat["rate"] >= 0.65
@@ -318,6 +361,17 @@ def render(res: dict[str, Any]) -> None:
             f"{_pct(r['in_band_after'])}, within one rung {_pct(r['within_one_after'])}, "
             f"moved onto it by then {_pct(r['stood_in_band'])} ({r['games']} games)"
         )
+    print(
+        "What the pace of a game can tell: the model held on its own rung, placed by its"
+        " pace so far\n  (the most any search can reach after as many rounds)"
+    )
+    for p in res["pace_noise"]:
+        cells = ", ".join(
+            f"after {k}: on it {_pct(p[f'after_{k}']['on_it'])}, "
+            f"within one {_pct(p[f'after_{k}']['within_one'])}"
+            for k in range(1, REACH_ROUNDS + 1)
+        )
+        print(f"  {p['model']:17} on {p['rung']:>2}: {cells} ({p['games']} games)")
     s = res["strategy"]
     lo, hi = s["ci95"]
     print(

@@ -47,6 +47,30 @@ def stored_reaction_times(name: str | None, db: str | None = None) -> list[float
         return []
 
 
+MIN_PLAYS = 5  # card times of this game before they place the person
+
+
+def pace_rung(bot: Bot) -> int:
+    """The rung the card times of the person across from `bot`, in the game so
+    far, place them on (as stored figures are placed: players/ladder.start_rung); 0 with fewer
+    than MIN_PLAYS, or for a game whose record cannot be read back.
+
+    How well this can place anyone is bounded by the person's form: a round's
+    pace swings by the form factor (players/ladder.FORM, about a third), which
+    is two rungs or more, so the pace of a game's first three rounds places a
+    player held on their own rung within one rung of it only about 55-60% of
+    the time (benchmarks/bots.py prints this beside how fast auto finds them)."""
+    from spit_tui.engine import Refusal
+    from spit_tui.store.figures import figures
+    from spit_tui.store.records import record_of
+
+    try:
+        times = figures(record_of(bot.table)).players[bot.player.other].reactions
+    except (Refusal, ValueError):
+        return 0
+    return start_rung(times) if len(times) >= MIN_PLAYS else 0
+
+
 def _clamp(rung: int) -> int:
     return max(1, min(TOP, rung))
 
@@ -75,7 +99,6 @@ class AutoLevel:
     """
 
     SWAY = 1
-    MIN_PLAYS = 5  # card times of this game before they place the person
 
     def __init__(self, bot: Bot, rung: int) -> None:
         self.bot = bot
@@ -123,18 +146,9 @@ class AutoLevel:
         return gained
 
     def paced(self) -> int:
-        """The rung the person's own card times in this game place them on (as
-        stored figures are placed: players/ladder.start_rung); 0 with fewer
-        than MIN_PLAYS, or for a game whose record cannot be read back."""
-        from spit_tui.engine import Refusal
-        from spit_tui.store.figures import figures
-        from spit_tui.store.records import record_of
-
-        try:
-            times = figures(record_of(self.bot.table)).players[self.bot.player.other].reactions
-        except (Refusal, ValueError):
-            return 0
-        return start_rung(times) if len(times) >= self.MIN_PLAYS else 0
+        """The rung the person's own card times in this game place them on
+        (`pace_rung`)."""
+        return pace_rung(self.bot)
 
     def _on_event(self, event: Event) -> None:
         """A settled round (not one whose piles are still to be slapped): how it
