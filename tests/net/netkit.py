@@ -8,7 +8,7 @@ import re
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Card, Game, Options, Position
-from spit_tui.net.protocol import Message, hello
+from spit_tui.net.protocol import HEADER, Message, check_host_message, hello
 from spit_tui.net.room import Lobby, Room
 from spit_tui.net.session import Session
 from spit_tui.table import Table
@@ -36,6 +36,17 @@ class Recorder:
         return [(m, p) for m, p in self.sent if m["type"] == "view" and p is not None]
 
 
+class FrameRecorder(Recorder):
+    """A Recorder that takes frames as a socket does (the host's views come
+    encoded once for a whole room, seatview.WireView) and keeps what a client
+    would read from each: its length checked, then the message."""
+
+    def send_frame(self, data: bytes) -> None:
+        (n,) = HEADER.unpack(data[: HEADER.size])
+        assert n == len(data) - HEADER.size
+        self.send(check_host_message(data[HEADER.size :]))
+
+
 def lobby(seed: int = 1, options: Options | None = None, **timings: float) -> Lobby:
     def make() -> Table:
         return Table(Game(options=options or Options(), seed=seed), VirtualClock(), **timings)
@@ -48,8 +59,10 @@ def body(msg: Message) -> bytes:
 
 
 def join(lob: Lobby, room: Room, seat: str | None = None, token: str | None = None,
-         code: str | None = None, name: str | None = None) -> tuple[Session, Recorder]:
-    conn = Recorder(lob)
+         code: str | None = None, name: str | None = None,
+         frames: bool = False) -> tuple[Session, Recorder]:
+    """A seat at `room`: its connection takes messages, or `frames` as a socket's does."""
+    conn = FrameRecorder(lob) if frames else Recorder(lob)
     s = Session(lob, conn, room.table.clock.now())
     s.receive(body(hello(code or room.code, seat, token, name)), room.table.clock.now())
     return s, conn

@@ -1,13 +1,17 @@
 """What one change of a room costs the host: its scene is built once however
-many look at it (two seats and a watcher), since at a few hundred rooms the
-views are most of the host's time (benchmarks/scale.py). Counted, not timed."""
+many look at it (two seats and a watcher), and encoded once for all of them,
+since at a few hundred rooms the views are most of the host's time
+(benchmarks/scale.py). Counted, not timed."""
 
 from __future__ import annotations
 
 import pytest
-from netkit import Recorder, body, join, lobby
+from netkit import FrameRecorder, Recorder, body, join, lobby
 
 from spit_tui.engine import Player
+from spit_tui.keys.intent import Row
+from spit_tui.net import seatview
+from spit_tui.net.seatview import scene_to_wire
 from spit_tui.net.session import Session
 from spit_tui.scene import Scene
 from spit_tui.table import Table
@@ -35,3 +39,33 @@ def test_a_room_builds_one_scene_per_change_for_both_seats_and_a_watcher(
     room.name_seat(Player.LEFT, "cleo")  # one change, seen by all three
     assert [len(c.views()) for c in (left, right, watcher)] == [n + 1 for n in before]
     assert built == 1
+
+
+def test_a_room_encodes_one_shared_view_per_change_and_each_seat_reads_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lob = lobby(3)
+    room = lob.new_room()
+    _, left = join(lob, room, "left", name="ana", frames=True)
+    _, right = join(lob, room, "right", name="ben", frames=True)
+    watcher = FrameRecorder(lob)
+    Session(lob, watcher, 0.0).receive(body({"type": "watch", "code": room.code}), 0.0)
+    encoded = 0
+    shared = seatview._shared
+
+    def counted(scene: Scene) -> seatview.Message:
+        nonlocal encoded
+        encoded += 1
+        return shared(scene)
+
+    monkeypatch.setattr(seatview, "_shared", counted)
+    room.submit(Player.LEFT, Row.PILE_B, 0)  # too soon to say spit: a message for LEFT only
+    assert encoded == 1
+    monkeypatch.setattr(seatview, "_shared", shared)
+    scene = room._scene()
+    for conn, p, heard in ((left, Player.LEFT, 1), (right, Player.RIGHT, 0)):
+        assert conn.sent[-1][0] == scene_to_wire(scene, p, heard)  # what it always was
+    assert "too soon" in left.sent[-1][0]["message"]["text"]
+    assert right.sent[-1][0]["message"] is None
+    watched = watcher.sent[-1][0]
+    assert watched == scene_to_wire(scene, Player.LEFT, 0) | {"message": None}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from netkit import cards_in, join, lobby, visible_cards
 
 from spit_tui.clock import VirtualClock
@@ -15,12 +16,13 @@ from spit_tui.players.bot import Bot
 from spit_tui.table import Table
 
 
-def test_every_message_of_whole_games_shows_only_public_cards() -> None:
+@pytest.mark.parametrize("frames", [False, True], ids=["messages", "frames"])
+def test_every_message_of_whole_games_shows_only_public_cards(frames: bool) -> None:
     for seed, options in ((1, Options()), (5, Options(variant=Variant.POINTS, target=30))):
         lob = lobby(seed, options)
         room = lob.new_room()
-        _left, lrec = join(lob, room, "left")
-        _right, rrec = join(lob, room, "right")
+        _left, lrec = join(lob, room, "left", frames=frames)
+        _right, rrec = join(lob, room, "right", frames=frames)
         table = room.table
         bots = [Bot(table, p, "expert", rng=random.Random(seed + p)) for p in Player]
         for b in bots:

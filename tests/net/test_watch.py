@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from netkit import Recorder, body, cards_in, join, lobby, visible_cards
+import pytest
+from netkit import FrameRecorder, Recorder, body, cards_in, join, lobby, visible_cards
 
 from spit_tui.engine import Player
 from spit_tui.net.room import MAX_WATCHERS
@@ -20,12 +21,14 @@ def watch(lob: object, code: str, conn: Recorder | None = None) -> tuple[Session
     return s, conn
 
 
-def test_a_watcher_sees_a_whole_game_and_never_a_hidden_card() -> None:
+@pytest.mark.parametrize("frames", [False, True], ids=["messages", "frames"])
+def test_a_watcher_sees_a_whole_game_and_never_a_hidden_card(frames: bool) -> None:
     lob = lobby(6)
     room = lob.new_room()
-    join(lob, room, "left", name="ana")
-    join(lob, room, "right", name="ben")
-    _, seen = watch(lob, room.code.upper())  # as typed: any case
+    join(lob, room, "left", name="ana", frames=frames)
+    join(lob, room, "right", name="ben", frames=frames)
+    conn = FrameRecorder(lob) if frames else Recorder(lob)
+    _, seen = watch(lob, room.code.upper(), conn)  # as typed: any case
     assert seen.sent[0][0] == {"type": "watching", "room": room.code, "stale_s": room.table.stale_s}
     table = room.table
     for p in Player:

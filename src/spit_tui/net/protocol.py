@@ -37,12 +37,26 @@ class ProtocolError(Exception):
     """A frame or message that breaks the protocol; the text says how (one line)."""
 
 
-def encode(msg: Mapping[str, Any]) -> bytes:
-    """One frame. Our own messages are never too big; if one were, that is a bug."""
-    body = json.dumps(msg, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
+# One encoder for every message (json.dumps with options builds a new one per call).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def to_json(msg: Mapping[str, Any]) -> bytes:
+    """A message's JSON, as every frame carries it (ASCII, no NaN, no spaces)."""
+    return _JSON.encode(msg).encode()
+
+
+def frame(body: bytes) -> bytes:
+    """A body (JSON bytes) as one frame. Our own messages are never too big;
+    if one were, that is a bug."""
     if len(body) > MAX_FRAME:
         raise ValueError(f"message of {len(body)} bytes is over the {MAX_FRAME}-byte cap")
     return HEADER.pack(len(body)) + body
+
+
+def encode(msg: Mapping[str, Any]) -> bytes:
+    """One message as one frame."""
+    return frame(to_json(msg))
 
 
 def _no_constant(name: str) -> object:

@@ -40,7 +40,7 @@ from spit_tui.table import Decision, Table
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
-from .seatview import SEAT_NAMES, match_room, room_scene, scene_to_wire
+from .seatview import SEAT_NAMES, WireView, match_room, room_scene
 
 CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32: no i, l, o, u
 CODE_CHARS = 10  # 50 bits
@@ -69,11 +69,32 @@ def normal_code(text: str) -> str:
 
 
 class Conn(Protocol):
-    """One connection as the room sees it: send a message, or close with a reason."""
+    """One connection as the room sees it: send a message, or close with a reason.
+    A connection that also has `send_frame(bytes)` (a socket's) is sent views
+    as frames encoded once per change for everyone (seatview.WireView)."""
 
     def send(self, msg: Message) -> None: ...
 
     def close(self, reason: str) -> None: ...
+
+
+Gist = tuple[bytes, bytes]  # a view less its clocks (WireView.gist)
+Held = bytes | Message  # a view held back: a frame, or a message for a Conn without frames
+
+
+def _deliver(conn: Conn, view: Held) -> None:
+    if isinstance(view, bytes):
+        conn.send_frame(view)  # type: ignore[attr-defined]
+    else:
+        conn.send(view)
+
+
+def _view_for(conn: Conn, wire: WireView, seat: Player, heard: int, said: bool,
+              own: bytes) -> Held:
+    """The view `conn` is sent: a frame if it takes frames, else a message."""
+    if getattr(conn, "send_frame", None) is not None:
+        return wire.frame(own)
+    return wire.message(seat, heard, said)
 
 
 @runtime_checkable
@@ -89,10 +110,10 @@ class Proves(Protocol):
 class Seat:
     token: str | None = None  # None: never taken
     conn: Conn | None = None
-    sent: Message | None = None  # the last view built, so an unchanged view is not resent
+    sent: Gist | None = None  # the last view sent, so an unchanged view is not resent
     rtt: Rtt = field(default_factory=Rtt)
     shown_ms: int | None = None  # the ping the views carry for this seat
-    held: deque[tuple[Handle, Message]] = field(default_factory=deque)  # views being held
+    held: deque[tuple[Handle, Held]] = field(default_factory=deque)  # views being held
     view_due: float = 0.0  # when the last held view goes out: views keep their order
     action_due: float = 0.0  # when the last held action reaches the table: so do actions
     heard: int = 0  # keys of this connection the table has decided (the view's "heard")
@@ -121,7 +142,7 @@ class Room:
     played_at: float = 0.0  # the host's time of the last card played (or of its making)
     rematch: set[Player] = field(default_factory=set)  # seats that asked for another game
     watchers: list[Conn] = field(default_factory=list)  # at most MAX_WATCHERS
-    watch_sent: Message | None = None  # the last view the watchers were sent
+    watch_sent: Gist | None = None  # the last view the watchers were sent
     games: int = 1  # games played in this room, this one included
     wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
     match: MatchScore | None = None  # a match room (first to N games): its games before this
@@ -210,22 +231,29 @@ class Room:
         return match_room(scene, None if self.match is None else self.match.first_to)
 
     def _show_watchers(self, watchers: list[Conn], force: bool = False,
-                       scene: Scene | None = None) -> None:
+                       wire: WireView | None = None) -> None:
         """Each watcher's view: sent now, never held, never waited for; a
         watcher behind on reading skips views until it has caught up (the
-        newest is sent then), so a slow watcher never slows the room."""
+        newest is sent then), so a slow watcher never slows the room. A
+        watcher sees LEFT's board without LEFT's own message."""
         if not watchers:
             return
-        msg = scene_to_wire(scene or self._scene(), Player.LEFT, 0)
-        msg["message"] = None  # LEFT's own: not the watchers'
-        same = dict(msg, times=None)  # the clocks alone are no change worth sending
-        if same == self.watch_sent and not force:
+        wire = wire or WireView(self._scene())
+        own = wire.own(Player.LEFT, 0, said=False)
+        gist = wire.gist(own)  # the clocks alone are no change worth sending
+        if gist == self.watch_sent and not force:
             return
-        self.watch_sent = same
+        self.watch_sent = gist
+        frame: bytes | None = None
         for conn in watchers:
             busy = getattr(conn, "busy", None)
-            if busy is None or not busy():
-                conn.send(msg)
+            if busy is not None and busy():
+                continue
+            if getattr(conn, "send_frame", None) is None:
+                conn.send(wire.message(Player.LEFT, 0, said=False))
+                continue
+            frame = frame or wire.frame(own)
+            conn.send_frame(frame)  # type: ignore[attr-defined]
 
     def standing(self) -> tuple[tuple[int, int] | None, int]:
         """What the boards show of the room: the games each seat has won in it
@@ -429,35 +457,37 @@ class Room:
     def flush(self) -> None:
         """Send each connected seat its view, if it changed since the last one sent,
         holding the nearer seat's views (hold_views) so both see a change together."""
-        scene = self._scene()
+        wire = WireView(self._scene())
         hold = self.holds() if self.hold_views else (0.0, 0.0)
         clock = self.table.clock
-        self._show_watchers(self.watchers, scene=scene)
+        self._show_watchers(self.watchers, wire=wire)
         for p, seat in self.seats.items():
-            if seat.conn is None:
+            conn = seat.conn
+            if conn is None:
                 continue
-            msg = scene_to_wire(scene, p, seat.heard)
-            same = dict(msg, times=None)  # the clocks alone are no change worth sending
-            if same == seat.sent:
+            own = wire.own(p, seat.heard)
+            gist = wire.gist(own)  # the clocks alone are no change worth sending
+            if gist == seat.sent:
                 continue
-            seat.sent = same
+            seat.sent = gist
+            view = _view_for(conn, wire, p, seat.heard, True, own)
             due = max(clock.now() + hold[p], seat.view_due)
             if clock.paused or due <= clock.now():
                 self._send_held(seat, len(seat.held))
-                seat.conn.send(msg)
+                _deliver(conn, view)
             else:
                 seat.view_due = due
                 handle = clock.call_at(due, partial(self._send_held, seat, 1))
-                seat.held.append((handle, msg))
+                seat.held.append((handle, view))
                 self.poke()  # the host's loop may be asleep past `due`
 
     def _send_held(self, seat: Seat, n: int) -> None:
         """Send the first `n` held views of `seat`, in order."""
         for _ in range(min(n, len(seat.held))):
-            handle, msg = seat.held.popleft()
+            handle, view = seat.held.popleft()
             handle.cancel()
             if seat.conn is not None:
-                seat.conn.send(msg)
+                _deliver(seat.conn, view)
 
     def _drop_held(self, seat: Seat) -> None:
         for handle, _ in seat.held:

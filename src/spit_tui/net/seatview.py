@@ -4,7 +4,8 @@
 facts (face-up cards, counts, pile tops and sizes: a face-down stockpile card
 or a spit card has no representation in it), adds what the host knows of
 the seats (whom it waits for, each seat's ping) and keeps only that seat's
-own message. `scene_to_wire` writes a Scene as a `view` message and
+own message. `scene_to_wire` writes a Scene as a `view` message (and
+`WireView` as the frames of a whole room, encoded once per change) and
 `scene_from_wire` reads one back, checked field by field with protocol.py's
 combinators, then across fields (pile counts, owners, lit piles); anything
 off is a ProtocolError. What only the screen's own table knows (away lines,
@@ -29,6 +30,7 @@ from .protocol import (
     Message,
     ProtocolError,
     boolean,
+    frame,
     int_in,
     list_of,
     one_of,
@@ -36,6 +38,7 @@ from .protocol import (
     seconds,
     shaped,
     text,
+    to_json,
 )
 
 SEAT_NAMES = ("left", "right")
@@ -77,10 +80,35 @@ def _ms(t: float) -> float:
 def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
     """The `view` message for `seat`: the scene with that seat's message only,
     and how many of its connection's keys the table has decided (`heard`)."""
-    said = scene.messages[seat]
+    return {**_shared(scene), "times": _times(scene), **_own(scene, seat, heard, True)}
+
+
+def _own(scene: Scene, seat: Player, heard: int, said: bool) -> Message:
+    """What only `seat` is shown (its own message, unless not `said`: a
+    watcher's), and its connection's `heard`."""
+    msg = scene.messages[seat] if said else None
+    return {
+        "seat": SEAT_NAMES[seat],
+        "message": None if msg is None else {"text": msg.text, "kind": str(msg.kind)},
+        "heard": heard,
+    }
+
+
+def _times(scene: Scene) -> Message:
+    """The clocks: they move without a change worth sending on their own."""
+    return {
+        "round": _ms(scene.round_s),
+        "game": _ms(scene.game_s),
+        "countdown": _ms(scene.countdown_left()),
+        "countdown_s": _ms(scene.countdown_s),
+        "running": scene.running,
+    }
+
+
+def _shared(scene: Scene) -> Message:
+    """What every seat and watcher of a room is shown alike, the clocks apart."""
     return {
         "type": "view",
-        "seat": SEAT_NAMES[seat],
         "phase": scene.phase.value,
         "round": scene.round,
         "sides": [
@@ -98,7 +126,6 @@ def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
         "stuck": scene.stuck,
         "counting_down": scene.counting_down,
         "names": list(scene.names),
-        "message": None if said is None else {"text": said.text, "kind": str(said.kind)},
         "waiting": scene.waiting,
         "winner": _seat(scene.winner),
         "spitter": _seat(scene.spitter),
@@ -118,19 +145,47 @@ def scene_to_wire(scene: Scene, seat: Player, heard: int = 0) -> Message:
                                                        scene.left_slot[1]],
         "last_round": _round_end(scene.last_round),
         "scoreboard": [[s.round, *s.points] for s in scene.scoreboard],
-        "times": {
-            "round": _ms(scene.round_s),
-            "game": _ms(scene.game_s),
-            "countdown": _ms(scene.countdown_left()),
-            "countdown_s": _ms(scene.countdown_s),
-            "running": scene.running,
-        },
         "ping": list(scene.pings or (None, None)),
         "match": None if scene.room_wins is None else list(scene.room_wins),
         "watchers": scene.watchers,
-        "heard": heard,
         **({} if scene.first_to is None else {"first_to": scene.first_to}),
     }
+
+
+class WireView:
+    """One scene as every seat and watcher of a room is sent it, encoded once
+    per change: the shared part's JSON is written once and each seat's view
+    adds only its own few fields to it (its message, `heard`), so a change
+    seen by two seats and watchers costs one encoding, not one each
+    (benchmarks/scale.py). `gist` tells a change worth sending from clocks
+    that merely moved; `frame` is the bytes for a socket and `message` the
+    same view as a dict, for a connection that takes messages."""
+
+    __slots__ = ("_body", "_scene", "_shared", "_times", "_times_json", "shared_json")
+
+    def __init__(self, scene: Scene) -> None:
+        self._scene = scene
+        self._shared = _shared(scene)
+        self._times = _times(scene)
+        self.shared_json = to_json(self._shared)
+        self._times_json = to_json(self._times)
+        # every frame's body: the shared part, its clocks, then the seat's own fields
+        self._body = self.shared_json[:-1] + b',"times":' + self._times_json + b","
+
+    def own(self, seat: Player, heard: int, said: bool = True) -> bytes:
+        """The JSON of what only this seat (or, not `said`, a watcher) is sent."""
+        return to_json(_own(self._scene, seat, heard, said))
+
+    def gist(self, own: bytes) -> tuple[bytes, bytes]:
+        """The view less its clocks: equal gists are no change worth sending."""
+        return self.shared_json, own
+
+    def frame(self, own: bytes) -> bytes:
+        """The whole view for the seat whose `own` this is, as one frame."""
+        return frame(self._body + own[1:])
+
+    def message(self, seat: Player, heard: int, said: bool = True) -> Message:
+        return {**self._shared, "times": dict(self._times), **_own(self._scene, seat, heard, said)}
 
 
 def seat_view(

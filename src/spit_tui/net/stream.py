@@ -52,12 +52,16 @@ class StreamConn:
         return self.writer.transport.get_write_buffer_size() > WATCH_LIMIT
 
     def send(self, msg: Message) -> None:
+        self.send_frame(encode(msg))
+
+    def send_frame(self, data: bytes) -> None:
+        """Frames already encoded (a room's views are encoded once for all who see them)."""
         if self.closed:
             return
         if self.writer.transport.get_write_buffer_size() > WRITE_LIMIT:
             self.close("too far behind: not reading")
             return
-        self.writer.write(encode(msg))
+        self.writer.write(data)
 
     def close(self, reason: str) -> None:
         if self.closed:
