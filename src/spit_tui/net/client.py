@@ -30,7 +30,7 @@ from spit_tui.scene import Scene
 
 from .protocol import ProtocolError, check_host_message, encode, read_frame
 from .remote import phase_mark
-from .seatproto import Ended, Event, SeatProtocol, Shown, Welcomed
+from .seatproto import Ended, Event, Recorded, SeatProtocol, Shown, Welcomed
 
 JOIN_S = 5.0  # the host must answer a hello this soon
 READ_SIZE = 64 * 1024
@@ -70,6 +70,7 @@ class Client:
         self.views = 0  # views received
         self.ended: str | None = None  # why the connection ended
         self.end_kind: str | None = None  # seatproto.Ended.kind
+        self.record: Recorded | None = None  # the host's record of the game just over, if asked
         self._changed = asyncio.Event()
         self._apply(early)
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._watch())]
@@ -205,6 +206,8 @@ class Client:
             elif isinstance(ev, Ended):
                 self.ended, self.end_kind = ev.reason, ev.kind
                 self.writer.transport.abort()  # nothing more to say to this host
+            elif isinstance(ev, Recorded):
+                self.record = ev
             self._changed.set()
 
     def _flush(self) -> None:
@@ -221,6 +224,11 @@ class Client:
     def rematch(self) -> None:
         """Ask for another game in this room (after game over; both must ask)."""
         self.proto.rematch()
+        self._flush()
+
+    def ask_record(self) -> None:
+        """Ask for the finished game's record (the host sends it after game over only)."""
+        self.proto.ask_record()
         self._flush()
 
     async def changed(self, timeout: float | None = None) -> bool:

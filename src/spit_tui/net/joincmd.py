@@ -90,6 +90,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="NAME",
         help=f"your name on both boards (default: ${NAME_ENV}, set by the ssh door)",
     )
+    p.add_argument(
+        "--db", metavar="FILE",
+        help="keep the games played here in FILE (the history `spit-tui stats` reads)",
+    )  # fmt: skip
+    p.add_argument("--no-history", action="store_true", help="keep no history of these games")
     add_board_options(p)
     args = p.parse_args(argv)
     args.host, args.port = parse_address(args.address)
@@ -249,7 +254,9 @@ async def _take_seat(
     if refused is not None:  # the seat waits for this command to be run again
         await client.close()
         return refused
-    net = NetSeat(client, host, port, args.code, tokens)
+    history = getattr(args, "history", None)
+    keep = None if history is None else history.keep_joined
+    net = NetSeat(client, host, port, args.code, tokens, keep=keep)
     table = RemoteSeat(client.seat, net.press, RealClock(), client.stale_s)
     table.invite = invite_line(args.code, f"{PROG} join {host}:{port} {{code}}" if made else None)
 
@@ -262,6 +269,20 @@ async def _take_seat(
         return await board.run(app)
     finally:
         await net.close()
+        for line in net.notes:  # after the board: the terminal is the player's again
+            print(f"{NAME}: {line}", file=sys.stderr)
+
+
+def _open_history(args: argparse.Namespace) -> None:
+    """This player's own history of the games played here (`args.history`):
+    each finished game's record comes from the host at game over."""
+    from spit_tui.store.session import open_history
+
+    args.history = open_history(args.db, enabled=not args.no_history)
+    args.history_notes = []  # said once the board is gone (never over it)
+    if args.history is not None:
+        args.history.on_problem = args.history_notes.append
+        args.history.start()
 
 
 @command(NAME)
@@ -273,8 +294,14 @@ def main(argv: list[str]) -> int:
     refused = board.choose_keys()
     if refused is not None:
         return refused
+    _open_history(args)
     try:
         return asyncio.run(_join(args, board))
     except KeyboardInterrupt:
         print(f"{NAME}: stopped", file=sys.stderr)
         return 130
+    finally:
+        if args.history is not None:
+            args.history.close()
+        for line in args.history_notes[:1]:  # the first says why it went off
+            print(f"{NAME}: history is off: {line}", file=sys.stderr)

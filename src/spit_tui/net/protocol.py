@@ -158,6 +158,13 @@ def player_name(v: Any) -> bool:
     return isinstance(v, str) and name_problem(v) is None and v == v.strip()
 
 
+def record_line(v: Any) -> bool:
+    """One line of a game's record: printable ASCII, at most RECORD_LINE characters."""
+    return isinstance(v, str) and len(v) <= RECORD_LINE and v.isascii() and v.isprintable()
+
+
+RECORD_LINE = 400  # characters in one line of a record sent at game over
+RECORD_PARTS = 100  # messages one record is sent in, at most (records.MAX_RECORD_BYTES)
 ROWS = ("a", "b", "fill", "flip")
 SEATS = ("left", "right")
 SLOT_MAX = 4
@@ -180,6 +187,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "new_room": {},
     "quick": {},
     "rematch": {},
+    "record": {},  # after game over: the finished game's record, for the seat's own history
     "watch": {"code": text},
     "bye": {},
 }
@@ -201,6 +209,13 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "room": {"code": text},
     "watching": {"room": text, "stale_s": seconds(0, 10)},
     "bye": {"reason": text},
+    "record": {  # the answer to `record`, in parts of whole lines
+        "part": int_in(1, RECORD_PARTS),
+        "parts": int_in(1, RECORD_PARTS),
+        "lines": list_of(record_line, 0, 10_000),
+        "lost": list_of(int_in(0, 10**6), 2, 2),  # races each seat lost (D13), for stats
+        "play_s": seconds(0, 10**7),
+    },
 }
 
 

@@ -35,7 +35,7 @@ from spit_tui.matchscore import MatchScore
 from spit_tui.names import MAX_CELLS
 from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision, Table
+from spit_tui.table import Decision, Outcome, Table
 
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
@@ -53,6 +53,7 @@ MAX_ROOMS = 1000  # rooms one host holds at most
 LIVE_S = 1.6  # a seat that answered no ping for this long may be taken over by its token
 MAX_WATCHERS = 50  # watchers of one room at once
 PING_SHOW_MS = 5  # a seat's shown ping is resent when it moves by this much
+RECORD_PART_CHARS = 12_000  # characters of record lines in one `record` message
 
 
 def new_code() -> str:
@@ -146,6 +147,7 @@ class Room:
     games: int = 1  # games played in this room, this one included
     wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
     match: MatchScore | None = None  # a match room (first to N games): its games before this
+    lost: list[int] = field(default_factory=lambda: [0, 0])  # races each seat lost, this game
     # the human limits applied to each remote seat's keys, whatever its client claims
     gates: dict[Player, KeyGate] = field(default_factory=dict)
 
@@ -308,8 +310,43 @@ class Room:
         if match is not None:  # a match won: the rematch begins the next one
             self.match = match.next() if match.over else match
         self.games += 1
+        self.lost = [0, 0]
         table.new_game(Game(options=table.game.options, seed=secrets.randbits(63)))
         self.poke()
+
+    def record_parts(self) -> list[Message]:
+        """The finished game's record as `record` messages of whole lines, each
+        within a frame, for a seat's own history; none before game over (the
+        record holds every card, face down ones too) or if it is too long."""
+        from spit_tui.engine import format_record
+        from spit_tui.store.records import MAX_RECORD_BYTES, record_of
+
+        from .protocol import RECORD_LINE, RECORD_PARTS
+
+        table = self.table
+        if not table.game.over:
+            return []
+        names = table.names
+        text = format_record(record_of(table, {"Left": names[0], "Right": names[1]}))
+        lines = text.splitlines()
+        if len(text) > MAX_RECORD_BYTES or any(len(line) > RECORD_LINE for line in lines):
+            return []
+        parts: list[list[str]] = [[]]
+        size = 0
+        for line in lines:
+            if size + len(line) + 3 > RECORD_PART_CHARS:
+                parts.append([])
+                size = 0
+            parts[-1].append(line)
+            size += len(line) + 3  # its quotes and comma in the JSON
+        if len(parts) > RECORD_PARTS:
+            return []
+        return [
+            {"type": "record", "part": i, "parts": len(parts), "lines": chunk,
+             "lost": list(self.lost),
+             "play_s": round(table.play_seconds(), 3)}
+            for i, chunk in enumerate(parts, 1)
+        ]
 
     def name_seat(self, p: Player, name: str) -> None:
         """The name the seat's player gave (protocol 2): on both boards and in
@@ -354,6 +391,8 @@ class Room:
     def _heard(self, d: Decision) -> None:
         if d.source == "key":
             self.seats[d.player].heard += 1
+        if d.outcome is Outcome.LOST_RACE:
+            self.lost[d.player] += 1
 
     def playing(self, now: float) -> bool:
         """Both seats here and a card played lately: its players are never

@@ -19,19 +19,23 @@ import math
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spit_tui.engine import Phase, Player
 from spit_tui.keys.intent import Row
 from spit_tui.paths import state_dir, write_whole
+from spit_tui.scene import Scene
 from spit_tui.userfiles import FileRefused, private_dir, read_small
 
 from .client import Client, JoinRefused
 from .protocol import Message
 from .remote import RemoteSeat
 from .room import Room, normal_code
-from .seatproto import Ended, SeatProtocol, Shown
+from .seatproto import Ended, Recorded, SeatProtocol, Shown
 from .seatview import SEAT_NAMES
+
+if TYPE_CHECKING:
+    from spit_tui.store.joined import Joined
 
 CONNECTED_ALREADY = "connected already"  # the host still holds this seat's old line
 RETRIES = 5  # tries to reconnect after the line went dead
@@ -117,8 +121,13 @@ class NetSeat:
         tokens: Tokens,
         retries: int = RETRIES,
         retry_s: float = RETRY_S,
+        keep: Callable[[Joined], None] | None = None,
     ) -> None:
+        """`keep`: where this player's own history takes each finished game
+        (its record asked of the host at game over, and checked first)."""
         self.client = client
+        self.keep = keep
+        self.notes: list[str] = []  # lines for after the board (a record not kept)
         self.host = host
         self.port = port
         self.code = code
@@ -137,6 +146,7 @@ class NetSeat:
     async def run(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Feed `table` until the end; then `finish(line)` says why (never raises)."""
         shown = None
+        over: Scene | None = None  # the game-over scene whose record was asked for
         while True:
             client = self.client
             while client.ended is None:
@@ -147,6 +157,15 @@ class NetSeat:
                     if rv.phase is Phase.OVER:
                         # nothing left to come back to
                         self.tokens.put(self.key, SEAT_NAMES[client.seat], None)
+                        if over is None and self.keep is not None:
+                            over = rv
+                            client.ask_record()
+                    else:
+                        over = None  # a new game (a rematch)
+                if client.record is not None:
+                    got, client.record = client.record, None
+                    if over is not None:
+                        self._take_record(got, over)
                 await client.changed()
             if client.ended_by_host:
                 finish(f"the host: {client.ended}")
@@ -159,6 +178,17 @@ class NetSeat:
             if why is not None:
                 finish(why)
                 return
+
+    def _take_record(self, got: Recorded, seen: Scene) -> None:
+        """Keep the host's record in our own history if it is the game this
+        seat saw end; else one line, said once the board is gone."""
+        from spit_tui.store.joined import check_joined
+
+        checked = check_joined(got.text, got.lost, got.play_s, seen)
+        if isinstance(checked, str):
+            self.notes.append(f"the host's record of the game was not kept: {checked}")
+        elif self.keep is not None:
+            self.keep(checked)
 
     def _gave_up(self, client: Client) -> str:
         """The one line for a host this seat gives up on."""

@@ -70,7 +70,16 @@ class Ended(NamedTuple):
     kind: str
 
 
-Event = Welcomed | Shown | Ended
+class Recorded(NamedTuple):
+    """The host's record of the game just finished (asked for at game over),
+    whole, as it was sent: untrusted text, for the seat's own history to check."""
+
+    text: str
+    lost: tuple[int, int]  # races each seat lost
+    play_s: float
+
+
+Event = Welcomed | Shown | Ended | Recorded
 
 
 class SeatProtocol:
@@ -90,6 +99,8 @@ class SeatProtocol:
         self._frame_since: float | None = None  # a frame has begun and is not complete
         self._out: list[Message] = []
         self.most_unsent = 0  # the most bytes the shell has reported unsent (a figure)
+        self._record: list[str] = []  # the lines of a record coming in parts
+        self._parts = 0  # the parts of it read so far
 
     def seated(self, seat: Player) -> None:
         """Seated without a handshake: the host's own seat, in its process."""
@@ -117,6 +128,10 @@ class SeatProtocol:
     def rematch(self) -> None:
         """Ask for another game in this room (after game over; both must ask)."""
         self._send({"type": "rematch"})
+
+    def ask_record(self) -> None:
+        """Ask for the finished game's record (after game over), for our own history."""
+        self._send({"type": "record"})
 
     def _send(self, msg: Message) -> None:
         if self.ended is None:
@@ -213,7 +228,22 @@ class SeatProtocol:
             return [Welcomed(seat, msg["token"], msg["room"], float(msg["stale_s"]))]
         if kind == "view":
             return [Shown(scene_from_wire(msg, self.seat, now), msg["heard"])]
+        if kind == "record":
+            return self._record_part(msg)
         raise ProtocolError(f"a {kind} message after the welcome")
+
+    def _record_part(self, msg: Message) -> list[Event]:
+        """One part of a record: the parts come in order, 1 to `parts`."""
+        if msg["part"] != self._parts + 1 or msg["part"] > msg["parts"]:
+            raise ProtocolError("a record message out of order")
+        self._parts += 1
+        self._record += msg["lines"]
+        if self._parts < msg["parts"]:
+            return []
+        text = "\n".join(self._record) + "\n"
+        self._record, self._parts = [], 0
+        lost = msg["lost"]
+        return [Recorded(text, (lost[0], lost[1]), float(msg["play_s"]))]
 
     def tick(self, now: float) -> list[Event]:
         """Time passed: a frame that drips, or a host silent too long, ends the seat."""

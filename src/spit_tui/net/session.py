@@ -30,6 +30,7 @@ class Session:
         self.made_room = False
         self.watching: Room | None = None
         self.closed = False
+        self.recorded: tuple[Room, int] | None = None  # the room game whose record was sent
 
     def receive(self, body: bytes, now: float) -> None:
         """One frame's body, as it arrived."""
@@ -77,8 +78,20 @@ class Session:
             self.room.pong(self.seat, msg["id"], now)
         elif kind == "rematch":
             self.room.want_rematch(self.seat)
+        elif kind == "record":
+            self._record(self.room)
         else:
             self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
+
+    def _record(self, room: Room) -> None:
+        """The finished game's record, for the seat's own history: once a game
+        per connection (it can be long), and never before game over (it holds
+        the cards nobody has seen): asked before, it is not sent."""
+        if not room.table.game.over or self.recorded == (room, room.games):
+            return
+        self.recorded = (room, room.games)
+        for msg in room.record_parts():
+            self.conn.send(msg)
 
     def _room(self, kind: str, now: float) -> None:
         """A new room (`new_room`), or a quick match's (`quick`: the room where

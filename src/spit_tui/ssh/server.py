@@ -391,6 +391,8 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             return
         host, port = self.door.game_host
         argv = [command, f"{host}:{port}", *([code] if code else [])]
+        if command == "join":  # the server's host keeps the games (ssh-serve --db), by key
+            argv.append("--no-history")
         game = GuestPty(argv, self._env(invite), self.size, self._send, self._game_over)
         try:
             await game.start()

@@ -18,9 +18,9 @@ import sqlite3
 import threading
 from array import array
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
 from spit_tui.store import db
@@ -29,6 +29,9 @@ from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
+
+if TYPE_CHECKING:
+    from spit_tui.store.joined import Joined
 
 Problem = Callable[[str], None]
 
@@ -48,6 +51,7 @@ class Snapshot(NamedTuple):
     rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
     daily: str | None = None  # the daily deal's date (UTC), for a daily game
     in_match: tuple[int | str, int] | None = None  # (this session's match key, first to N)
+    joined: bool = False  # a host's record of a game this seat played (store.joined)
 
 
 class Seating(NamedTuple):
@@ -227,6 +231,32 @@ class HistoryWriter:
         else:
             self._write(snap)
 
+    def keep_joined(self, joined: Joined) -> None:
+        """Store a game played at another's host, from its checked record
+        (store.joined): finished, once (a record this history holds already,
+        the host's own row in a file both use, is not stored again)."""
+        if not self.on:
+            return
+        self._next_key += 1
+        stamps = [s.seconds for s in joined.record.stamps if s is not None]
+        clock_s = max(stamps, default=joined.play_s)
+        began = datetime.now(UTC) - timedelta(seconds=clock_s)
+        snap = Snapshot(
+            key=self._next_key,
+            started=began.isoformat(timespec="seconds"),
+            names=joined.names,
+            record=joined.record,
+            lost_races=joined.lost,
+            play_seconds=joined.play_s,
+            finished=True,
+            clock_seconds=clock_s,
+            joined=True,
+        )
+        if self._threaded:
+            self._queue.put(snap)
+        else:
+            self._write(snap)
+
     def figures_for(self, table: Table) -> str:
         """The figures line of the table's finished game, once the worker has it."""
         known = self._keys.get(id(table))  # None: a new game not heard of yet
@@ -366,6 +396,12 @@ class HistoryWriter:
         )
         game_id = self.game_ids.get(snap.key)
         if game_id is None:
+            game_id = _same_game(conn, rec.seed, text, snap.joined)
+            if game_id is not None and snap.joined:
+                return  # the host stores this game in this very file: once is enough
+            if game_id is not None:  # a seat's copy of this game came first: the host's wins
+                self.game_ids[snap.key] = game_id
+        if game_id is None:
             cur = conn.execute(
                 "INSERT INTO games (started, left_name, right_name, variant, target,"
                 " manual_flip, seed, result, finished, play_seconds, rounds, record,"
@@ -419,6 +455,30 @@ class HistoryWriter:
             )
         if snap.finished:
             rated.rate_game(conn, game_id)
+
+
+def _same_game(
+    conn: sqlite3.Connection, seed: int | None, text: str, joined: bool
+) -> int | None:
+    """A stored game that is this one (two seats at one machine keep one
+    history file: the host's game and the seat's copy of it are one game).
+    For a seat's copy: any stored game whose record this record goes on from
+    (the host's row, stored at each round end); for a new row of the host's:
+    a seat's copy with the very same record."""
+    if seed is None:
+        return None
+    if joined:
+        row = conn.execute(
+            "SELECT id FROM games WHERE seed = ? AND substr(?, 1, length(rtrim(record, char(10))))"
+            " = rtrim(record, char(10)) LIMIT 1",
+            (str(seed), text),
+        ).fetchone()
+    else:
+        row = conn.execute(
+            "SELECT id FROM games WHERE seed = ? AND finished = 1 AND record = ? LIMIT 1",
+            (str(seed), text),
+        ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def _storing_parts() -> None:

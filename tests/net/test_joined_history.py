@@ -1,0 +1,200 @@
+"""Each player's own history gets a room's game (issue 20 item 3): the joined
+seat asks the host for the finished game's record at game over (the host
+sends none before), checks it against what its board showed, and keeps it,
+so `spit-tui stats` on the joiner's machine counts the game too. A record
+that disagrees is refused in one line and nothing is stored. Real sockets on
+127.0.0.1 and real SQLite files; the rooms deal a game one card from its end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from joinkit import FAST, until
+from netkit import body, join, lobby
+from test_room_history import NEAR_END, NearEndHost, rows
+
+from spit_tui.clock import RealClock
+from spit_tui.engine import Game, Options, Play, Player, format_record, parse_position
+from spit_tui.net.client import Client, play_as_bot
+from spit_tui.net.protocol import ProtocolError
+from spit_tui.net.remote import RemoteSeat
+from spit_tui.net.room import Room
+from spit_tui.net.seat import NetSeat, Tokens
+from spit_tui.net.seatproto import Recorded, SeatProtocol
+from spit_tui.scene import Scene
+from spit_tui.store.history import HistoryWriter
+from spit_tui.store.joined import check_joined
+from spit_tui.store.records import record_of
+
+GAME_S = 20.0
+
+
+async def _room_game(host: NearEndHost, joiner_db: Path, tmp: Path) -> NetSeat:
+    """ana (left) and ben (right, keeping his own history in `joiner_db`) play one game."""
+    room = host.new_room()
+    left = await Client.join("127.0.0.1", host.port, room.code, "left", name="ana")
+    right = await Client.join("127.0.0.1", host.port, room.code, "right", name="ben")
+    mine = HistoryWriter(joiner_db)
+    net = NetSeat(right, "127.0.0.1", host.port, room.code, Tokens(tmp / "seats.json"),
+                  keep=mine.keep_joined)
+    seat = RemoteSeat(right.seat, net.press, RealClock(), right.stale_s)
+    ended: list[str] = []
+    feeding = asyncio.create_task(net.run(seat, ended.append))
+    try:
+        async with asyncio.timeout(GAME_S):
+            await asyncio.gather(
+                play_as_bot(left, random.Random(1), think_s=(0.0, 0.001)),
+                play_as_bot(right, random.Random(2), think_s=(0.0, 0.001)),
+            )
+        await until(lambda: mine.writes > 0 or bool(net.notes), "the record is kept or refused")
+    finally:
+        feeding.cancel()
+        await left.close()
+        await right.close()
+        mine.close()
+    return net
+
+
+def _stats(db: Path) -> dict[str, Any]:
+    run = subprocess.run(
+        [sys.executable, "-m", "spit_tui", "stats", "--json", "--db", str(db)],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return {p["name"]: p for p in json.loads(run.stdout)["players"]}
+
+
+async def test_the_joiners_own_history_gets_the_game_and_stats_count_it(tmp_path: Path) -> None:
+    host_db, ben_db = tmp_path / "host.db", tmp_path / "ben.db"
+    host = NearEndHost(port=0, timings=FAST, history=HistoryWriter(host_db))
+    await host.start()
+    try:
+        net = await _room_game(host, ben_db, tmp_path)
+    finally:
+        await host.close()
+    assert net.notes == []
+    sql = "SELECT left_name, right_name, finished, result, record FROM games"
+    (theirs,), (mine,) = rows(host_db, sql), rows(ben_db, sql)
+    assert mine == theirs  # the same game, the same record, finished
+    on_host, at_ben = _stats(host_db), _stats(ben_db)
+    for name in ("ana", "ben"):
+        assert at_ben[name]["games"] == on_host[name]["games"] == 1
+        assert at_ben[name]["wins"] == on_host[name]["wins"]
+        assert at_ben[name]["rating"] == on_host[name]["rating"]  # rated alike
+
+
+async def test_a_host_and_a_seat_on_one_history_file_store_the_game_once(tmp_path: Path) -> None:
+    db = tmp_path / "history.db"
+    host = NearEndHost(port=0, timings=FAST, history=HistoryWriter(db))
+    await host.start()
+    try:
+        await _room_game(host, db, tmp_path)
+    finally:
+        await host.close()
+    assert rows(db, "SELECT count(*), sum(finished) FROM games") == [(1, 1)]
+
+
+async def test_a_record_that_is_not_the_game_played_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Room.record_parts
+
+    def lying(room: Room) -> list[dict[str, Any]]:
+        parts = real(room)
+        parts[0]["lines"] = [line.replace('"ben"', '"BEN"') for line in parts[0]["lines"]]
+        return parts
+
+    monkeypatch.setattr(Room, "record_parts", lying)
+    ben_db = tmp_path / "ben.db"
+    host = NearEndHost(port=0, timings=FAST)
+    await host.start()
+    try:
+        net = await _room_game(host, ben_db, tmp_path)
+    finally:
+        await host.close()
+    assert net.notes == [
+        "the host's record of the game was not kept: its players (ana v BEN) are not the board's"
+    ]
+    assert rows(ben_db, "SELECT count(*) FROM games") == [(0,)]
+
+
+def test_the_host_sends_no_record_before_game_over_and_one_a_game_after() -> None:
+    lob = lobby(1)
+    room = lob.new_room()
+    room.table.new_game(Game(options=Options(), position=parse_position(NEAR_END), seed=7))
+    s, conn = join(lob, room, "left")
+    join(lob, room, "right")
+    records = lambda: [m for m, _ in conn.sent if m["type"] == "record"]  # noqa: E731
+    s.receive(body({"type": "record"}), 0.0)
+    assert records() == [] and conn.closed is None  # it holds every card: not in play
+    t = room.table
+    t.clock.advance(t.stale_s + 0.01)  # type: ignore[attr-defined]
+    t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
+    assert t.game.over
+    for _ in range(3):
+        s.receive(body({"type": "record"}), 1.0)
+    (sent,) = records()  # once a game on a connection, however often asked
+    assert sent["part"] == sent["parts"] == 1
+    assert "\n".join(sent["lines"]) + "\n" == format_record(
+        record_of(t, {"Left": "LEFT", "Right": "RIGHT"})
+    )
+
+
+def test_record_parts_must_come_in_order() -> None:
+    proto = SeatProtocol(0.0)
+    proto.seated(Player.RIGHT)
+    part = {"type": "record", "parts": 2, "lines": ["x"], "lost": [0, 0], "play_s": 1.0}
+    assert proto.receive_message({**part, "part": 1}, 0.0) == []
+    (end,) = proto.receive_message({**part, "part": 1}, 0.0)
+    assert "a record message out of order" in str(end)
+    proto = SeatProtocol(0.0)
+    proto.seated(Player.RIGHT)
+    proto.receive_message({**part, "part": 1}, 0.0)
+    (got,) = proto.receive_message({**part, "part": 2, "lines": ["y"]}, 0.0)
+    assert got == Recorded("x\ny\n", (0, 0), 1.0)
+    with pytest.raises(ProtocolError):  # a line no record has never gets this far
+        from spit_tui.net.protocol import HOST_MESSAGES, check_message
+
+        check_message({**part, "part": 1, "lines": ["\x1b]52;c;x\x07"]}, HOST_MESSAGES)
+
+
+def _over() -> tuple[str, Scene]:
+    """A finished game's record and the scene its seat saw at the end."""
+    t = lobby(1).make_table()
+    t.new_game(Game(options=Options(), position=parse_position(NEAR_END), seed=7))
+    t.seat(("ana", "ben"))
+    t.clock.advance(t.stale_s + 0.01)  # type: ignore[attr-defined]
+    t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
+    return format_record(record_of(t, {"Left": "ana", "Right": "ben"})), t.scene()
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda text: text + "garbage!", "it does not read as a record"),
+        (lambda text: text.rsplit("\n", 2)[0] + "\n", "it is not a finished game"),
+        (lambda text: text.replace("L1a@", "L2a@"), "it does not replay"),
+        (lambda text: text.replace('"ana"', '"eve"'), "its players (eve v ben)"),
+    ],
+    ids=["junk", "unfinished", "not-its-deal", "names"],
+)
+def test_a_bad_record_is_one_reason(change: Any, says: str) -> None:
+    text, seen = _over()
+    assert not isinstance(check_joined(text, (0, 0), 1.0, seen), str)  # as sent: kept
+    why = check_joined(change(text), (0, 0), 1.0, seen)
+    assert isinstance(why, str) and says in why and "\n" not in why
+    assert check_joined(text, (0, 99), 1.0, seen) == "its figures are out of range"
+    assert seen.winner is not None
+    other = replace(seen, winner=seen.winner.other)
+    assert "winner" in str(check_joined(text, (0, 0), 1.0, other))
+    other = replace(seen, options=Options(manual_flip=True))
+    assert "options" in str(check_joined(text, (0, 0), 1.0, other))
+
