@@ -260,7 +260,7 @@ SCALE_STEPS = "100,150,200,250,300"
 
 def run_scale(quick: bool) -> dict[str, Any]:
     """Rooms one host process holds with the action round trip's p95 under 20 ms
-    (benchmarks/scale.py, a host process and a load process on loopback; it stops
+    (benchmarks/scale.py, a host process and two load processes on loopback; it stops
     at the first step past 100 rooms that misses), and p95 at 100 rooms. Full runs
     only: each step is seconds of load on every core."""
     if quick:

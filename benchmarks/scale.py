@@ -1,25 +1,30 @@
 """Scale (issue 14): one host process, many rooms of two bot clients on loopback.
 
-    python benchmarks/scale.py [--steps 10,25,50,100,150,200] [--window 10] [--json]
+    python benchmarks/scale.py [--steps 10,25,50,100,150,200] [--window 10]
+                               [--loads 2] [--json] [--profile FILE]
 
 The host runs in its own process (this file with --serve: `net.host.Host` on
 127.0.0.1, with the new-room rate limit lifted), so its CPU and memory are its
-own; this process holds every client. Each room is made through the protocol
+own; the clients run in `--loads` load processes of their own (this file with
+--load: each holds its share of the rooms), so no one load process's loop is
+the limit, and this process only coordinates and measures (the load's CPU
+is the sum of its processes'). Each room is made through the protocol
 (`Client.new_room`), and two bot clients play it at expert speed (the
 ladder's expert hands: players/ladder.py), deciding from their views; a room
 whose game ends is replaced by a new one, so each step keeps N games going.
 
-For each step N it reports the host's CPU per room (share of one core over
-the measuring window), the action round trip (a key press to the first view
-showing a change of the presser's own side or message) at p50/p95, the
-host's memory per room (resident set growth over the empty host, divided by
-the rooms it holds), and the client process's CPU. Beside each process's CPU
-it reports how long that process waited for a core (run-queue wait, from
-/proc/PID/schedstat) and how late its event loop woke (p95 and max of a 5 ms
-sleep, sampled all along): on a shared machine the cliff shows there first,
-as stalls of whole scheduler turns, not as a host using all of a core. The
-run stops after the first step whose p95 reaches the target beyond 100 rooms.
-Bounded: each step is warm-up plus the window, and the run has an overall limit.
+For each step N it reports the host's CPU per room (share of one core over the
+measuring window) and per key press answered, the action round trip (a key
+press to the first view showing a change of the presser's own side or message)
+at p50/p95, the host's memory per room (resident set growth over the empty
+host, divided by the rooms it holds), and the load processes' CPU (summed).
+Beside each process's CPU it reports how long that process waited for a core
+(run-queue wait, from /proc/PID/schedstat) and how late its event loop woke
+(p95 and max of a 5 ms sleep, sampled all along): on a shared machine the
+cliff shows there first, as stalls of whole scheduler turns, not as a host
+using all of a core. The run stops after the first step whose p95 reaches the
+target beyond 100 rooms. Bounded: each step is warm-up plus the window, and
+the run has an overall limit.
 """
 
 from __future__ import annotations
@@ -170,39 +175,119 @@ def pct(xs: list[float], q: float) -> float | None:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: int
-                  ) -> list[dict[str, Any]]:
-    load = Load(port, args.seed)
-    my_lags: list[tuple[float, float]] = []
+async def load_process(port: int, seed: int) -> None:
+    """One load process (--load): grows to the rooms it is told on stdin
+    ("grow N"), and answers "report T0" with its presses' round trips and its
+    loop's lateness since T0 (time.monotonic is one clock for all processes);
+    ends when stdin closes."""
+    load = Load(port, seed)
+    lags: list[tuple[float, float]] = []
+    probe = asyncio.create_task(lag_probe(lags))
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    async with asyncio.timeout(RUN_S + 60):
+        while line := (await reader.readline()).decode().split():
+            if line[0] == "grow":
+                load.grow(int(line[1]))
+            elif line[0] == "report":
+                t0 = float(line[1])
+                print(json.dumps({
+                    "rtts": [round(r, 6) for r in load.samples_since(t0)],
+                    "lags": [round(lag, 6) for when, lag in lags if when >= t0],
+                    "games": load.games,
+                    "failures": load.failures[-5:], "failed": len(load.failures),
+                }), flush=True)
+    probe.cancel()
+    load.stop.set()
+    await asyncio.wait(load.tasks, timeout=10.0)
+
+
+class Loads:
+    """The load processes, as the coordinator drives them."""
+
+    def __init__(self, n: int, port: int, seed: int) -> None:
+        self.procs = [
+            subprocess.Popen([sys.executable, __file__, "--load", "--port", str(port),
+                              "--seed", str(seed + i)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            for i in range(n)
+        ]
+
+    def tell(self, i: int, line: str) -> None:
+        stdin = self.procs[i].stdin
+        assert stdin is not None
+        stdin.write(line + "\n")
+        stdin.flush()
+
+    def grow(self, rooms: int) -> None:
+        """Share `rooms` out between the processes."""
+        k = len(self.procs)
+        for i in range(k):
+            self.tell(i, f"grow {rooms // k + (i < rooms % k)}")
+
+    def report(self, t0: float) -> list[dict[str, Any]]:
+        got = []
+        for i, proc in enumerate(self.procs):
+            self.tell(i, f"report {t0}")
+            assert proc.stdout is not None
+            got.append(json.loads(proc.stdout.readline()))
+        return got
+
+    def figures(self) -> tuple[float, float]:
+        """CPU seconds and run-queue wait so far, summed over the load processes."""
+        return (sum(host_figures(p.pid)[0] for p in self.procs),
+                sum(runq_wait_s(p.pid) for p in self.procs))
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: int
+            ) -> list[dict[str, Any]]:
     host_lags: list[tuple[float, float]] = []
     assert host.stdout is not None
     threading.Thread(target=read_host_lags, args=(host.stdout, host_lags), daemon=True).start()
-    probe = asyncio.create_task(lag_probe(my_lags))
     _, rss0 = host_figures(host.pid)
+    loads = Loads(args.loads, port, args.seed)
     rows: list[dict[str, Any]] = []
-    async with asyncio.timeout(RUN_S):
+    deadline = time.monotonic() + RUN_S
+    try:
         for n in args.steps:
-            load.grow(n)
-            await asyncio.sleep(WARM_S + n * 0.01)
+            if time.monotonic() > deadline:
+                break
+            loads.grow(n)
+            time.sleep(WARM_S + n * 0.01)
             t0 = time.monotonic()
             cpu0, _ = host_figures(host.pid)
-            me0 = os.times()
-            wait0, mywait0 = runq_wait_s(host.pid), runq_wait_s("self")
-            await asyncio.sleep(args.window)
+            lcpu0, lwait0 = loads.figures()
+            wait0 = runq_wait_s(host.pid)
+            time.sleep(args.window)
             cpu1, rss = host_figures(host.pid)
-            me1 = os.times()
-            wait1, mywait1 = runq_wait_s(host.pid), runq_wait_s("self")
+            lcpu1, lwait1 = loads.figures()
+            wait1 = runq_wait_s(host.pid)
             span = time.monotonic() - t0
-            rtts = [r * 1000 for r in load.samples_since(t0)]
+            reports = loads.report(t0)
+            rtts = [r * 1000 for rep in reports for r in rep["rtts"]]
+            load_lags = [(t0, lag) for rep in reports for lag in rep["lags"]]
             p95 = pct(rtts, 0.95)
             row = {
                 "rooms": n,
                 "host_cpu_pct": round(100 * (cpu1 - cpu0) / span, 1),
                 "host_cpu_pct_per_room": round(100 * (cpu1 - cpu0) / span / n, 3),
-                "clients_cpu_pct": round(100 * ((me1.user + me1.system)
-                                                - (me0.user + me0.system)) / span, 1),
+                "host_cpu_ms_per_press": None if not rtts
+                else round(1000 * (cpu1 - cpu0) / len(rtts), 3),
+                "clients_cpu_pct": round(100 * (lcpu1 - lcpu0) / span, 1),
+                "load_processes": args.loads,
                 "host_runq_wait_pct": round(100 * (wait1 - wait0) / span, 1),
-                "clients_runq_wait_pct": round(100 * (mywait1 - mywait0) / span, 1),
+                "clients_runq_wait_pct": round(100 * (lwait1 - lwait0) / span, 1),
                 "presses_timed": len(rtts),
                 "p50_ms": None if not rtts else round(statistics.median(rtts), 2),
                 "p95_ms": None if p95 is None else round(p95, 2),
@@ -210,19 +295,20 @@ async def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: i
                 "rss_kb_per_room": round((rss - rss0) / 1024 / n, 1),
                 "host_loop_lag_p95_ms": lag_ms(host_lags, t0, 0.95),
                 "host_loop_lag_max_ms": lag_ms(host_lags, t0, 1.0),
-                "clients_loop_lag_p95_ms": lag_ms(my_lags, t0, 0.95),
-                "clients_loop_lag_max_ms": lag_ms(my_lags, t0, 1.0),
-                "games_finished": load.games,
+                "clients_loop_lag_p95_ms": lag_ms(load_lags, t0, 0.95),
+                "clients_loop_lag_max_ms": lag_ms(load_lags, t0, 1.0),
+                "games_finished": sum(rep["games"] for rep in reports),
             }
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
             if p95 is not None and p95 >= TARGET_P95_MS and n >= 100:
                 break
-    probe.cancel()
-    load.stop.set()
-    await asyncio.wait(load.tasks, timeout=10.0)
-    if load.failures:
-        rows.append({"failures": sorted(set(load.failures))[:5], "count": len(load.failures)})
+        failures = [f for rep in loads.report(0.0) for f in rep["failures"]]
+        failed = sum(rep["failed"] for rep in loads.report(0.0))
+    finally:
+        loads.close()
+    if failed:
+        rows.append({"failures": sorted(set(failures))[:5], "count": failed})
     return rows
 
 
@@ -265,8 +351,14 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-equalise", action="store_true", help="the host holds no seat")
     ap.add_argument("--profile", metavar="FILE", help="profile the host into FILE (cProfile)")
+    ap.add_argument("--loads", type=int, default=2, help="load processes (clients)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.load:
+        asyncio.run(load_process(args.port, args.seed))
+        return 0
     if args.serve:
         if args.profile:  # where the host's time goes, for `python -m pstats`
             import cProfile
@@ -277,8 +369,10 @@ def main() -> int:
             asyncio.run(serve(not args.no_equalise))
         return 0
     args.steps = [int(s) for s in args.steps.split(",")]
-    if not all(1 <= s <= 400 for s in args.steps):
-        ap.error("--steps: room counts from 1 to 400")
+    if not all(1 <= s <= 2000 for s in args.steps):
+        ap.error("--steps: room counts from 1 to 2000")
+    if not 1 <= args.loads <= 16:
+        ap.error("--loads: 1 to 16 load processes")
     serve_args = ["--serve", *(["--no-equalise"] if args.no_equalise else []),
                   *(["--profile", args.profile] if args.profile else [])]
     host = subprocess.Popen([sys.executable, __file__, *serve_args], stdin=subprocess.PIPE,
@@ -286,7 +380,7 @@ def main() -> int:
     try:
         assert host.stdout is not None
         port = int(host.stdout.readline())
-        rows = asyncio.run(measure(args, host, port))
+        rows = measure(args, host, port)
     finally:
         if host.stdin is not None:
             host.stdin.close()
@@ -297,12 +391,13 @@ def main() -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print("| rooms | host CPU | per room | p50 ms | p95 ms | host RSS MB | KiB/room "
-          "| clients CPU | presses |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| rooms | host CPU | per room | host ms/press | host runq wait | p50 ms | p95 ms "
+          f"| host RSS MB | KiB/room | clients CPU ({args.loads} processes) | presses |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         if "rooms" in r:
             print(f"| {r['rooms']} | {r['host_cpu_pct']}% | {r['host_cpu_pct_per_room']}% "
+                  f"| {r['host_cpu_ms_per_press']} | {r['host_runq_wait_pct']}% "
                   f"| {r['p50_ms']} | {r['p95_ms']} | {r['host_rss_mb']} "
                   f"| {r['rss_kb_per_room']} | {r['clients_cpu_pct']}% | {r['presses_timed']} |")
         else:

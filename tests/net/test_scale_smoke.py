@@ -22,8 +22,8 @@ def test_the_scale_benchmark_reports_each_figure() -> None:
     )
     assert done.returncode == 0, done.stderr[-500:]
     (row,) = json.loads(done.stdout)
-    assert row["rooms"] == 2 and row["presses_timed"] > 0
+    assert row["rooms"] == 2 and row["presses_timed"] > 0 and row["load_processes"] == 2
     for key in ("host_cpu_pct_per_room", "p50_ms", "p95_ms", "rss_kb_per_room",
                 "host_runq_wait_pct", "clients_runq_wait_pct", "host_loop_lag_max_ms",
-                "clients_loop_lag_max_ms"):
+                "clients_loop_lag_max_ms", "host_cpu_ms_per_press", "clients_cpu_pct"):
         assert row[key] is not None
