@@ -345,3 +345,78 @@ def test_one_address_gets_only_its_share_of_the_games() -> None:
         assert server._full("127.0.0.2") is None
         server.pages["127.0.0.3"] = module.MAX_PAGES - module.PAGES_PER_ADDRESS
         assert "the most it runs" in (server._full("127.0.0.2") or "")
+
+
+def _lobby(*args: str) -> Served:
+    argv = [sys.executable, "-m", "spit_tui", "serve", "--port", "0", *args]
+    return Served([], env={**os.environ, "SPIT_LAYOUT": "us"}, command=argv)
+
+
+async def _screen_with(ws: aiohttp.ClientWebSocketResponse, text: bytes) -> bytes:
+    seen = b""
+    async with asyncio.timeout(20):
+        async for msg in ws:
+            if msg.type == aiohttp.WSMsgType.BINARY:
+                seen += msg.data
+                if text in seen:
+                    return seen
+    raise AssertionError(f"{text!r} never came: {seen[-300:]!r}")
+
+
+def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_address() -> None:
+    """`serve` alone: the lobby of its own host; New room shows the address
+    that opens a page in that room (?join=CODE), and that page is seated."""
+    served = _lobby()
+
+    async def check() -> None:
+        async with aiohttp.ClientSession() as http:
+            first = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
+                                          origin=served.url)
+            await _screen_with(first, b"Quick match")
+            await first.send_str('["stdin", "n"]')
+            seen = await _screen_with(first, b"?join=")
+            code = seen.split(b"?join=", 1)[1][:11].decode()
+            second = await http.ws_connect(f"{served.url}/ws/{code}?width=100&height=30",
+                                           origin=served.url)
+            await _screen_with(second, b"pile a")
+            await _screen_with(first, b"both press")  # the room has both seats
+            for ws in (first, second):
+                await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 60))
+    finally:
+        output = served.close()
+    assert "lobby of its own game host at 127.0.0.1:" in output, output
+    assert "Traceback" not in output, output
+
+
+def test_a_page_asking_for_a_room_that_is_no_code_is_refused_in_one_line() -> None:
+    served = _lobby()
+
+    async def check() -> None:
+        async with aiohttp.ClientSession() as http:
+            for code in ("nope", "\x1b[2J"):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(f"{served.url}/ws/{code}", origin=served.url)
+                assert e.value.status in (400, 404)
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 30))
+    finally:
+        output = served.close()
+    lines = [line for line in output.splitlines() if "a page asked" in line]
+    assert len(lines) == 2 and "\x1b" not in output and "Traceback" not in output, output
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--host", "127.0.0.1:99999"], "not a port number"),
+        (["--host", "127.0.0.1:7878", "--variant", "points"], "for our own host"),
+        (["--target", "x"], "--target: a number"),
+        (["--variant", "points", "--", "--seed", "1"], "for the lobby"),
+    ],
+)
+def test_bad_lobby_options_are_one_line_and_exit_2(args: list[str], words: str) -> None:
+    one_line(serve("--port", "0", *args), 2, words)

@@ -1,12 +1,14 @@
-"""`spit-tui serve [--port P] [-- ARGS...]`: the game in a browser, for two
-players at one browser keyboard (left half, right half), through textual-serve.
+"""`spit-tui serve [--port P] [--host HOST:PORT] [-- ARGS...]`: the game in a
+browser, through textual-serve.
 
 Each page that connects gets its own game: textual-serve starts
-`python -m spit_tui ARGS...` with Textual's web driver (the terminal check in
+`python -m spit_tui ...` with Textual's web driver (the terminal check in
 spit_tui.terminal accepts it) and carries the screen and the keys over a
-websocket. ARGS are the game's own options (`-- --vs-computer --level hard`),
-or a command that runs the board, such as `-- join HOST CODE` where this
-version has it.
+websocket. With no `--`, that is the lobby of a game host (`join HOST:PORT`:
+quick match, new room, join by code, ...; lobby.py), as for `join HOST` and the
+SSH door; after `--`, the game those arguments give, the same for every page
+(`-- --vs-computer --level hard`, or `--` alone: two players at one browser
+keyboard, left half and right half).
 
 What textual-serve does not do, and this module does:
 - listen on 127.0.0.1 only, on a socket bound here, so a port in use or not
@@ -43,8 +45,11 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import aiohttp_jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.web_runner import GracefulExit
 from textual_serve.app_service import AppService
@@ -54,6 +59,10 @@ from spit_tui.command import PROG, Parser, UsageError, command, port_number, sho
 from spit_tui.store.stored import escaped
 
 from .pagemsg import BadPageMessage, page_message, start_size
+from .service import PageService
+
+if TYPE_CHECKING:
+    from spit_tui.engine import Options
 
 NAME = f"{PROG} serve"
 ADDRESS = "127.0.0.1"
@@ -63,6 +72,7 @@ SHUTDOWN_S = 1.0  # how long open pages may keep their games after Ctrl+C
 MAX_PAGES = 8  # games (processes) open at once
 PAGES_PER_ADDRESS = 4  # of which one client address may have
 NOTICE_S = 10.0  # the "too many pages" line is printed at most this often
+LARGE_CARDS = (120, 36)  # the board's big cards from this size on
 FULL_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>
 <body style="font-family: monospace; background: #000; color: #ddd; padding: 2em">
 <h1>{title}: too many games open</h1>
@@ -71,18 +81,37 @@ FULL_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</
 """
 
 
-def parse_args(argv: list[str]) -> tuple[int, list[str], int]:
-    """(port, the game's arguments, games at once); UsageError for a bad command line."""
+@dataclass(frozen=True)
+class ServeArgs:
+    port: int
+    game: list[str] | None  # each page's game; None: the lobby
+    pages: int  # games open at once, at most
+    host: tuple[str, int] | None = None  # the lobby's game host; None: our own
+    options: Options | None = None  # our own host's rooms' game
+
+
+def parse_args(argv: list[str]) -> ServeArgs:
+    """The command line, checked; UsageError if it is not right."""
+    from spit_tui.net.hostcmd import add_room_options, room_options
+    from spit_tui.net.joincmd import parse_address
+
     own, game = _split(argv)
     p = Parser(
         prog=NAME,
         description=(
-            "Play in a browser: serves the game on this machine (127.0.0.1) for "
-            "two players at one browser keyboard; open the address it prints. "
-            "Arguments after -- go to each page's game, e.g. "
-            f"'{NAME} -- --vs-computer' or '{NAME} -- join HOST CODE'."
+            "Play in a browser: serves the game on this machine (127.0.0.1); open "
+            "the address it prints. Each page opens on the lobby (quick match, new "
+            "room, join by code, ...) of a game host of its own (or --host's). "
+            "With --, every page plays the game the arguments after it give: "
+            f"'{NAME} --' two players at one browser keyboard, "
+            f"'{NAME} -- --vs-computer', '{NAME} -- join HOST CODE'."
         ),
     )
+    p.add_argument(
+        "--host", metavar="HOST:PORT",
+        help="the game host whose rooms the lobby offers (default: one of our own, on 127.0.0.1)",
+    )  # fmt: skip
+    add_room_options(p)
     p.add_argument(
         "--port", default=str(DEFAULT_PORT), help=f"port to listen on ({DEFAULT_PORT}; 0: any)"
     )
@@ -95,17 +124,29 @@ def parse_args(argv: list[str]) -> tuple[int, list[str], int]:
     pages = args.pages
     if not (pages.isascii() and pages.isdigit() and len(pages) <= 2 and 1 <= int(pages) <= 64):
         raise UsageError(f"--pages: a number of games from 1 to 64, not {shown(pages)!r}")
-    problem = game_args_problem(game)
-    if problem is not None:
-        raise UsageError(f"after --: {problem}")
-    return port, game, int(pages)
+    options = room_options(args)
+    lobby_only = args.host or args.variant or args.target or args.manual_flip
+    if game is not None:
+        if lobby_only:
+            raise UsageError("--host, --variant, --target and --manual-flip are for the lobby: "
+                             "not with a game after --")
+        problem = game_args_problem(game)
+        if problem is not None:
+            raise UsageError(f"after --: {problem}")
+        return ServeArgs(port, game, int(pages))
+    if args.host and (args.variant or args.target or args.manual_flip):
+        raise UsageError("--variant, --target and --manual-flip are for our own host: "
+                         "with --host, give them to that spit-tui host")
+    host = parse_address(args.host) if args.host else None
+    return ServeArgs(port, None, int(pages), host, options)
 
 
-def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+def _split(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """(serve's own arguments, each page's game: None if there is no --)."""
     if "--" in argv:
         i = argv.index("--")
         return argv[:i], argv[i + 1 :]
-    return argv, []
+    return argv, None
 
 
 def game_args_problem(game: list[str]) -> str | None:
@@ -168,8 +209,21 @@ def _served_names(port: int) -> frozenset[str]:
     return frozenset(f"{host}:{port}" for host in (ADDRESS, "localhost"))
 
 
-def make_server(sock: socket.socket, game: list[str], pages: int = MAX_PAGES) -> GameServer:
-    return GameServer(sock, game_command(game), pages)
+def board_sizes() -> str:
+    """The board's sizes the page fits its font to, "COLSxROWS COLSxROWS": the
+    least the board needs, and the least it draws its big cards at (the page
+    takes the second where its font stays readable)."""
+    from spit_tui.app.screens import MIN_H, MIN_W
+
+    return f"{MIN_W}x{MIN_H} {LARGE_CARDS[0]}x{LARGE_CARDS[1]}"
+
+
+def make_server(sock: socket.socket, args: ServeArgs) -> GameServer:
+    if args.game is None:
+        from .lobby import LobbyServer
+
+        return LobbyServer(sock, args.pages, args.host, args.options)
+    return GameServer(sock, game_command(args.game), args.pages)
 
 
 class GameServer(Server):
@@ -189,11 +243,14 @@ class GameServer(Server):
         self.names = _served_names(self.port_bound)
         self.origins = frozenset(f"http://{name}" for name in self.names)
         self.stopped_by: int | None = None
+        self.problem: str | None = None  # why it could not start
         self.pages: Counter[str] = Counter()  # games open, by client address
         self._told = (-NOTICE_S, 0)  # the last "too many pages" line, and refusals since
 
     async def _make_app(self) -> web.Application:
         app: web.Application = await super()._make_app()
+        aiohttp_jinja2.get_env(app).globals["board"] = board_sizes()
+        app.on_cleanup.append(lambda app: self.finish())
         only_ours = self._only_ours
 
         @web.middleware
@@ -220,7 +277,7 @@ class GameServer(Server):
             raise web.HTTPServiceUnavailable(
                 text=FULL_PAGE.format(title=PROG, why=why.capitalize()), content_type="text/html"
             )
-        if request.path != "/ws":
+        if request.path != "/ws" and not request.path.startswith("/ws/"):
             return await handler(request)
         if request.headers.get("Origin") not in self.origins:
             raise web.HTTPForbidden(text="games open only from this server's own page\n")
@@ -260,6 +317,38 @@ class GameServer(Server):
         print(f"{NAME}: a page was refused a game: {why}{more}", file=sys.stderr, flush=True)
         self._told = (now, 0)
 
+    def page_command(self, request: web.Request) -> str:
+        """The command that runs this page's game (web.HTTPException if none may)."""
+        return self.command
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """A page's game, from its websocket opening to its closing (as
+        textual-serve's own handler, with the command chosen per page)."""
+        command = self.page_command(request)
+        width, height = start_size(request.query.get("width"), request.query.get("height"))
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+
+        async def close() -> None:
+            await websocket.close()
+
+        service = PageService(
+            command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        try:
+            await service.start(width, height)
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        finally:
+            await service.stop()
+        return websocket
+
     async def _process_messages(
         self, websocket: web.WebSocketResponse, app_service: AppService
     ) -> None:
@@ -290,13 +379,24 @@ class GameServer(Server):
         print(f"{NAME}: open {self.public_url} in a browser to play", flush=True)
         print(f"{NAME}: each page is its own game; Ctrl+C stops the server", flush=True)
 
+    async def prepare(self) -> str | None:
+        """What must run before the first page comes; why it cannot, or None."""
+        return None
+
+    async def finish(self) -> None:
+        """What prepare started, stopped (once the pages' games are told to quit)."""
+
     def serve(self, debug: bool = False) -> None:
-        """Serve until Ctrl+C or SIGTERM (`stopped_by` then says which)."""
+        """Serve until Ctrl+C or SIGTERM (`stopped_by` then says which), or
+        not at all (`problem` then says why)."""
         self.debug = debug
         self.initialize_logging()
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        self.problem = loop.run_until_complete(self.prepare())
+        if self.problem is not None:
+            return
 
         def stop(signum: int) -> None:
             self.stopped_by = signum
@@ -320,17 +420,20 @@ class GameServer(Server):
 
 @command(NAME)
 def main(argv: list[str]) -> int:
-    port, game, pages = parse_args(argv)
+    args = parse_args(argv)
     try:
-        sock = listen(port)
+        sock = listen(args.port)
     except OSError as e:
-        print(f"{NAME}: cannot listen on {ADDRESS}:{port}: {e.strerror or e}", file=sys.stderr)
+        print(f"{NAME}: cannot listen on {ADDRESS}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return 1
-    server = make_server(sock, game, pages)
+    server = make_server(sock, args)
     try:
         server.serve()
     finally:
         sock.close()
+    if server.problem is not None:
+        print(f"{NAME}: {server.problem}", file=sys.stderr)
+        return 1
     if server.stopped_by is not None:
         print(f"{NAME}: stopped", file=sys.stderr)
         return 128 + server.stopped_by

@@ -1,0 +1,101 @@
+"""`spit-tui serve` with no game given: every page opens on the lobby of a game
+host, the same lobby as `join HOST` and the SSH door (quick match, new room,
+join by code, ...), so two pages play each other in a room.
+
+Each page runs `spit-tui join 127.0.0.1:PORT` against serve's own host (one
+`Host` on 127.0.0.1, in serve's process, started before the first page and
+stopped after the last), or against `--host`'s. A room made on a page shows
+the line that brings the other player: this server's address with
+`?join=CODE`, which opens a page straight in that room (`join HOST CODE`).
+"""
+
+from __future__ import annotations
+
+import shlex
+import socket
+import sys
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from spit_tui.command import UsageError, shown
+from spit_tui.store.stored import escaped
+
+from .serve import ADDRESS, NAME, GameServer
+
+if TYPE_CHECKING:
+    from spit_tui.engine import Options
+    from spit_tui.net.host import Host
+
+JOIN_QUERY = "join"  # the page address's ?join=CODE: straight into that room
+
+
+class LobbyServer(GameServer):
+    """Pages on a host's lobby (`game_host`, else a host of our own)."""
+
+    def __init__(
+        self,
+        sock: socket.socket,
+        pages: int,
+        game_host: tuple[str, int] | None = None,
+        options: Options | None = None,
+    ) -> None:
+        super().__init__(sock, "", pages)
+        self.game_host = game_host
+        self.options = options
+        self.own: Host | None = None
+
+    async def prepare(self) -> str | None:
+        if self.game_host is not None:
+            return None
+        from spit_tui.net.host import Host
+        from spit_tui.net.limits import Limits
+
+        # every page's game connects from 127.0.0.1: serve counts pages per
+        # address itself, so the host must not count them as one player
+        self.own = Host(bind=ADDRESS, port=0, limits=Limits.relayed(), options=self.options)
+        try:
+            await self.own.start()
+        except OSError as e:
+            return f"cannot start the game host: {e.strerror or e}"
+        self.game_host = (ADDRESS, self.own.port)
+        return None
+
+    async def finish(self) -> None:
+        if self.own is not None:
+            await self.own.close()
+
+    def invite(self) -> str:
+        """The line a room made on a page shows ({code}: the room's code)."""
+        return f"{self.public_url}/?{JOIN_QUERY}={{code}}"
+
+    def page_command(self, request: web.Request) -> str:
+        """`join HOST:PORT` (the lobby), or with the page's room code (from
+        /ws/CODE, which the page asks for when its address has ?join=CODE)."""
+        from spit_tui.net.joincmd import INVITE_ENV, check_code
+
+        assert self.game_host is not None
+        host, port = self.game_host
+        game = ["join", f"{host}:{port}"]
+        code = request.match_info.get("code")
+        if code is not None:
+            try:
+                game.append(check_code(code))
+            except UsageError as e:
+                print(f"{NAME}: a page asked for {escaped(str(e), 200)}; refused", file=sys.stderr)
+                raise web.HTTPBadRequest(text=f"{e}\n") from None
+        argv = [sys.executable, "-m", "spit_tui", *game]
+        return "exec " + shlex.join(["env", f"{INVITE_ENV}={self.invite()}", *argv])
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.router.add_get("/ws/{code}", self.handle_websocket, name="join")
+        return app
+
+    async def on_startup(self, app: web.Application) -> None:
+        await super().on_startup(app)
+        assert self.game_host is not None
+        host, port = self.game_host
+        whose = "its own" if self.own is not None else "the"
+        print(f"{NAME}: each page opens on the lobby of {whose} game host at "
+              f"{shown(host)}:{port}", flush=True)

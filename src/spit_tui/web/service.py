@@ -1,0 +1,93 @@
+"""One page's game process, for a game that runs more than one Textual app in
+turn: `join HOST` runs the lobby, then the board, then the lobby again.
+
+textual-serve's AppService takes the first app's end (its "exit" message) for
+the end of the page, and reads what the next app writes (its "__GANGLION__"
+start line, then its frames) as garbage. Here an app's end ends nothing: the
+next app's start line is read as such, and the page's latest size is sent to
+it (the driver would start it at the size the page first had); the page ends
+when the process does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from textual_serve.app_service import AppService
+
+from spit_tui.store.stored import escaped
+
+START = b"__GANGLION__\n"  # what Textual's web driver writes as an app starts
+RESEND_S = 0.3
+MAX_PACKET = 64 * 1024 * 1024
+STDERR_WAIT_S = 1.0  # for the rest of a game's error output once its screen has ended
+STDERR_KEPT = 4096  # characters of the game's own error output passed to the console
+
+
+class PageService(AppService):
+    """The process behind one page (textual-serve's, with apps in turn)."""
+
+    size: tuple[int, int] = (80, 24)
+    _resizing: asyncio.Task[None] | None = None
+
+    async def start(self, width: int, height: int) -> None:
+        self.size = (width, height)
+        await super().start(width, height)
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        self.size = (width, height)
+        await super().set_terminal_size(width, height)
+
+    async def on_meta(self, data: bytes) -> None:
+        try:
+            kind = json.loads(data).get("type")
+        except (ValueError, AttributeError):
+            return
+        if kind != "exit":  # one app ended: another may follow; the process's end ends the page
+            await super().on_meta(data)
+
+    async def _resend_size(self) -> None:
+        """The page's size to the app that starts, now and once the app before
+        it has surely stopped reading (its input thread reads for up to 0.1 s
+        after its end, and what it reads then is lost)."""
+        await super().set_terminal_size(*self.size)
+        await asyncio.sleep(RESEND_S)
+        await super().set_terminal_size(*self.size)
+
+    async def run(self) -> None:
+        assert self._process is not None
+        stdout, stderr = self._process.stdout, self._process.stderr
+        assert stdout is not None and stderr is not None
+        said = asyncio.create_task(stderr.read())
+        try:
+            while True:
+                kind = await stdout.readexactly(1)
+                if kind not in b"DMP":  # a line of text: an app's start line, or stray output
+                    line = kind + await stdout.readline()
+                    if line == START:
+                        self._resizing = asyncio.create_task(self._resend_size())
+                    continue
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                if size > MAX_PACKET:
+                    break
+                payload = await stdout.readexactly(size)
+                if kind == b"D":
+                    await self.on_data(payload)
+                elif kind == b"M":
+                    await self.on_meta(payload)
+                else:
+                    await self.on_packed(payload)
+        except (asyncio.IncompleteReadError, ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            if self._resizing is not None:
+                self._resizing.cancel()
+            await asyncio.wait([said], timeout=STDERR_WAIT_S)  # the process is ending
+            text = said.result() if said.done() and not said.cancelled() else b""
+            said.cancel()
+            if text.strip():
+                print(escaped(text.decode("utf-8", "replace").strip(), STDERR_KEPT),
+                      file=sys.stderr, flush=True)
+            await self.remote_close()
