@@ -26,13 +26,14 @@ OTHER: dict[str, Any] = {
     "palette": "high-contrast",
     "suits": "four",
     "cards": "large",
+    "marks": True,
     "bell": frozenset({"spit", "slap"}),
     "reduced_motion": True,
     "variant": "points",
     "target": 40,
     "level": "hard",
 }
-ENV_TEXT = {"bell": "spit,slap", "reduced_motion": "none", "target": "40"}
+ENV_TEXT = {"bell": "spit,slap", "reduced_motion": "none", "target": "40", "marks": "1"}
 FILE_VALUE = {"bell": ["spit", "slap"]}
 
 

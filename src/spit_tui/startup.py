@@ -2,8 +2,8 @@
 `join`, `host --seat` and `replay`.
 
 Each of them, in this order:
-1. takes the same options for keys and the decision log (`add_board_options`,
-   checked by `board_options_problem`);
+1. takes the same options for keys, the theme and look, and the decision log
+   (`add_board_options`, checked by `board_options_problem`);
 2. chooses the keys (--keys FILE, --layout NAME, SPIT_LAYOUT, keys.toml, else
    US QWERTY with the first-run check asking) and the settings (flag >
    environment > config.toml > default: spit_tui.settings), then checks the environment
@@ -25,7 +25,7 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -63,11 +63,63 @@ class BoardApp(Protocol):
     async def run_async(self) -> Any: ...
 
 
+def add_look_options(p: argparse.ArgumentParser) -> None:
+    """--palette, --suits, --cards, --marks: the look (spit_tui/look.py), each a
+    setting (flag > environment > config.toml > default)."""
+    from spit_tui.look import CARDS, PALETTE_NAMES, SUITS
+
+    p.add_argument(
+        "--palette",
+        type=_setting("palette"),
+        metavar="NAME",
+        help=(
+            f"the players' colours: {', '.join(PALETTE_NAMES)} (each pair stays apart "
+            "for colour-blind players; also: SPIT_PALETTE)"
+        ),
+    )
+    p.add_argument(
+        "--suits",
+        type=_setting("suits"),
+        metavar="|".join(SUITS),
+        help="four: diamonds blue and clubs green as well (also: SPIT_SUITS)",
+    )
+    p.add_argument(
+        "--cards",
+        type=_setting("cards"),
+        metavar="|".join(CARDS),
+        help=(
+            "card size; auto (the default): large cards on terminals of 120x36 and up "
+            "(also: SPIT_CARDS)"
+        ),
+    )
+    p.add_argument(
+        "--marks",
+        action="store_true",
+        default=None,
+        help="◂ ▸ beside the piles' cards say whose they are, with colour too "
+        "(also: SPIT_MARKS=1)",
+    )
+
+
+def _setting(key: str) -> Callable[[str], object]:
+    """An argparse type that checks a flag's text as the setting `key` does."""
+    from spit_tui.settings.fields import BY_KEY, Refused
+
+    def check(text: str) -> object:
+        try:
+            return BY_KEY[key].check(text)
+        except Refused as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    return check
+
+
 def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
-    """--layout, --keys, --theme and (with `log`) --decision-log with --force/--append."""
+    """--layout, --keys, --theme, the look's options and (with `log`)
+    --decision-log with --force/--append."""
     p.add_argument(
         "--theme",
-        type=_theme,
+        type=_setting("theme"),
         metavar="NAME",
         help=(
             "the colours: a Textual theme, such as spit-light (light, on white) or "
@@ -88,6 +140,7 @@ def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
         metavar="FILE",
         help="read the key config from FILE instead of keys.toml in the config directory",
     )
+    add_look_options(p)
     if not log:
         return
     from spit_tui.decision_log import ENV
@@ -109,15 +162,6 @@ def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
     mode.add_argument(
         "--append", action="store_true", help="let --decision-log add to an existing file"
     )
-
-
-def _theme(text: str) -> str:
-    from spit_tui.settings.fields import Refused, theme
-
-    try:
-        return theme(text)
-    except Refused as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def log_mode(args: argparse.Namespace) -> str:

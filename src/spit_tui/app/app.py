@@ -50,6 +50,7 @@ from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
+from spit_tui.look import DEFAULT_LOOK, LARGE, Look, card_size, look_of
 from spit_tui.matchscore import MatchScore
 from spit_tui.names import Given, remember, seat_names
 from spit_tui.store.records import fresh_seed
@@ -85,6 +86,7 @@ class SpitApp(App[None]):
     repeat_deal = False  # a new game deals the first game's cards again (spit-tui daily)
     end_line: str | None = None  # why the app ended, printed once the terminal is restored
     settings: Settings | None = None  # the settings in force (use_settings), None: defaults
+    look: Look = DEFAULT_LOOK  # palette, suits, markers, card size (spit_tui.look): use_look
     settings_note: str | None = None  # config.toml's line, if it could not all be used
 
     def __init__(
@@ -370,11 +372,12 @@ class SpitApp(App[None]):
 
     def use_settings(self, settings: Settings, note: str | None = None) -> None:
         """Make `settings` the ones in force (the start-up, the settings screen):
-        the theme, the bell and reduced motion now; the game's own defaults
-        (variant, level) are the command line's, at the next start."""
+        the theme, the look, the bell and reduced motion now; the game's own
+        defaults (variant, level) are the command line's, at the next start."""
         from spit_tui.app.cues import Bell
 
         self.settings = settings
+        self.use_look(look_of(settings.palette, settings.suits, settings.cards, settings.marks))
         if note is not None:
             self.settings_note = note
             if self.is_running:
@@ -416,6 +419,23 @@ class SpitApp(App[None]):
 
         self.push_screen(CommandPalette(providers=[KeptThemes], placeholder="Search for themes…"))
 
+    def use_look(self, look: Look) -> None:
+        """Draw with `look` from now on: the palette goes to the colour filter,
+        the card size to the stylesheet (`-large-cards` widens the board's
+        frame), and every board on show is drawn again."""
+        self.look = look
+        self.player_colours.use(self.current_theme, look.palette)
+        if not self.is_running:
+            return
+        self._fit_cards(*self.size)
+        for screen in self.screen_stack:
+            for view in screen.query(SceneView):
+                view.redraw()
+
+    def _fit_cards(self, width: int, height: int) -> None:
+        """Large cards (and the wider frame) where the terminal has the room."""
+        self.set_class(card_size(self.look.cards, width, height) is LARGE, "-large-cards")
+
     def watch_theme(self, _: str) -> None:
         self.player_colours.use(self.current_theme)
 
@@ -438,6 +458,7 @@ class SpitApp(App[None]):
         return self.mode.screen(self) or self.game_screen
 
     def on_mount(self) -> None:
+        self._fit_cards(*self.size)
         if self.real_time:
             self.set_interval(TICK_S, self.tick)
         self._handle_signals()
@@ -522,6 +543,7 @@ class SpitApp(App[None]):
             screen.refresh(layout=True)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._fit_cards(event.size.width, event.size.height)
         self._check_size(event.size.width, event.size.height)
 
     def _check_size(self, w: int | None = None, h: int | None = None) -> None:

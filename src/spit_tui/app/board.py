@@ -2,8 +2,11 @@
 between them, the feed by the piles, the keys under them and each player's
 messages, drawn as one widget from a Scene (line by line, from cached strips,
 so a key press repaints a few lines only). Each player's colour marks their
-name, their keys and the cards they put on a pile; under NO_COLOR the markers
-◂ (LEFT) and ▸ (RIGHT) say whose card is on top instead."""
+name, their keys and the cards they put on a pile; the markers ◂ (LEFT) and ▸
+(RIGHT) beside the piles say whose card is on top without colour (under
+NO_COLOR, with --marks, and always on large cards). The look (spit_tui/look.py)
+decides the palette, the suits' colours and the card size; the size is chosen
+from the terminal's size."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
-from spit_tui.app.cards import BACK, CARD_W, card_box
+from spit_tui.app.cards import BACK, card_box
 from spit_tui.app.storylines import bar_line, feed_lines
 from spit_tui.app.views import (
     DIM,
@@ -29,15 +32,15 @@ from spit_tui.app.views import (
 from spit_tui.engine import SLOTS, Card, Phase, Player
 from spit_tui.keys.intent import Row
 from spit_tui.keys.keymap import US, KeyMap
+from spit_tui.look import DEFAULT_LOOK, SMALL, CardSize, Look, card_size
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Scene
 
-SIDE_W = 30  # five stockpile columns of six cells
-MESSAGE_W = 40
-CENTRE_W = 20
-COL_W = 6
-
-BOARD_W = SIDE_W * 2 + CENTRE_W
+# the small board's measures (80x24): five stockpile columns of six cells a side
+SIDE_W = SMALL.side_w
+CENTRE_W = SMALL.centre_w
+BOARD_W = SMALL.board_w
+MESSAGE_W = BOARD_W // 2
 
 
 def shown_rows(manual_flip: bool) -> list[Row]:
@@ -73,19 +76,21 @@ def row_legend(phase: Phase, single_pile: bool, row: Row, waiting: bool = False)
 
 @lru_cache(maxsize=1024)
 def box_lines(
-    c: Card | None, face_up: bool, highlight: bool, base: Style, edge: Style | None = None
+    c: Card | None,
+    face_up: bool,
+    highlight: bool,
+    base: Style,
+    edge: Style | None = None,
+    four: bool = False,
+    size: CardSize = SMALL,
 ) -> tuple[Line, ...]:
-    """A card's three lines as segments in the widget's colours, made once per look."""
-    return styled(list(card_box(c, face_up=face_up, highlight=highlight, edge=edge)), base)
+    """A card's lines as segments in the widget's colours, made once per look."""
+    box = card_box(c, face_up=face_up, highlight=highlight, edge=edge, four=four, size=size)
+    return styled(list(box), base)
 
 
 def _blank(n: int) -> Line:
     return (Segment(" " * n),) if n > 0 else ()
-
-
-_GAP = _blank(COL_W - CARD_W)
-_LEAD = _blank(1)
-_BLANK_LINE = _blank(BOARD_W)
 
 
 @lru_cache(maxsize=16)
@@ -99,18 +104,27 @@ def _pad(n: int, base: Style) -> Line:
     return (Segment(" " * n, base),) if n > 0 else ()
 
 
-def side_lines(scene: Scene, p: Player, base: Style) -> tuple[Line, ...]:
-    """One player's name and card counts, five stockpiles and their sizes (5 lines);
-    the stockpile a card just left is framed in the player's colour while the
-    pile it went to is lit, so a fast play shows where it came from."""
+def side_lines(
+    scene: Scene, p: Player, base: Style, four: bool = False, size: CardSize = SMALL
+) -> tuple[Line, ...]:
+    """One player's name and card counts, five stockpiles and their sizes (5
+    lines on small cards, 7 on large); the stockpile a card just left is framed
+    in the player's colour while the pile it went to is lit, so a fast play
+    shows where it came from."""
     left = scene.left_slot
     slot = left[1] if left is not None and left[0] is p else None
-    return _side_lines(scene.sides[p], p, base, player_name(p, scene), slot)
+    return _side_lines(scene.sides[p], p, base, player_name(p, scene), slot, four, size)
 
 
 @lru_cache(maxsize=64)
 def _side_lines(
-    side: SideView, p: Player, base: Style, name: str, left_slot: int | None = None
+    side: SideView,
+    p: Player,
+    base: Style,
+    name: str,
+    left_slot: int | None = None,
+    four: bool = False,
+    size: CardSize = SMALL,
 ) -> tuple[Line, ...]:
     # Built straight from segments (no Rich text): this runs on every play.
     right = p is Player.RIGHT
@@ -124,38 +138,44 @@ def _side_lines(
         head += [Segment("▒", back), Segment(f"{spit} spit", plain)]
     else:
         head.append(Segment("0 spit", dim))
-    room = SIDE_W - sum(seg.cell_length for seg in head)
+    side_w, card_w, gap_w = size.side_w, size.card_w, size.col_w - size.card_w
+    room = side_w - sum(seg.cell_length for seg in head)
     if cell_len(name) > room:  # a long name: cut, so the counts stay on the line
         name = set_cell_size(name, room - 1) + "…"
     head.insert(0, Segment(name, name_style))
     width = sum(seg.cell_length for seg in head)
-    pad = _pad(SIDE_W - width, base)
+    pad = _pad(side_w - width, base)
     lines: list[Line] = [pad + tuple(head) if right else tuple(head) + pad]
     mark = PLAYER_STYLES[p] + Style(bold=True)
     boxes = [  # face down: a back, no card
-        box_lines(top, n == 0 or top is not None, False, base, mark if i == left_slot else None)
+        box_lines(
+            top, n == 0 or top is not None, False, base, mark if i == left_slot else None,
+            four, size,
+        )
         for i, (top, n) in enumerate(zip(side.tops, side.sizes, strict=True))
     ]
-    gap = _pad(COL_W - CARD_W, base)
-    for i in range(3):
-        line = _pad(1, base) if right else ()
+    gap = _pad(gap_w, base)
+    for i in range(size.card_h):
+        line = gap if right else ()
         for b in boxes:
             line += b[i] + gap
-        lines.append(line[:-1] if right else line)  # 30 cells: the lead replaces a gap
+        lines.append(line[:-1] if right else line)  # side_w cells: the lead replaces a gap
     cells = "".join(
-        (f"{n}".center(CARD_W) if n else " " * CARD_W) + " " for n in side.sizes
+        (f"{n}".center(card_w) if n else " " * card_w) + " " * gap_w for n in side.sizes
     )
-    counts = (" " + cells[:-1]) if right else cells
+    counts = (" " * gap_w + cells[:-gap_w]) if right else cells
     lines.append((Segment(counts, dim),))
     return tuple(lines)
 
 
-def centre_lines(scene: Scene, base: Style, marks: bool = False) -> tuple[Line, ...]:
-    """The spit piles with their top cards and sizes (5 lines); each top card
-    framed in the colour of the player who put it there (`marks`: with ◂ or ▸
-    beside it as well, for NO_COLOR)."""
+def centre_lines(
+    scene: Scene, base: Style, marks: bool = False, four: bool = False, size: CardSize = SMALL
+) -> tuple[Line, ...]:
+    """The spit piles with their top cards and sizes (5 lines; 7 on large
+    cards); each top card framed in the colour of the player who put it there
+    (`marks`: with ◂ or ▸ beside it as well, for NO_COLOR or --marks)."""
     return _centre_lines(
-        scene.pile_tops, scene.pile_sizes, scene.lit, scene.owners, marks, base
+        scene.pile_tops, scene.pile_sizes, scene.lit, scene.owners, marks, base, four, size
     )
 
 
@@ -167,29 +187,34 @@ def _centre_lines(
     who: tuple[Player | None, ...],
     marks: bool,
     base: Style,
+    four: bool = False,
+    size: CardSize = SMALL,
 ) -> tuple[Line, ...]:
     plain, dim = _styles(base)[0], _styles(base)[3]
     n = len(sizes)
-    half = CENTRE_W // n
+    card_w = size.card_w
+    half = size.centre_w // n
     names = ["spit pile"] if n == 1 else ["pile a", "pile b"]
     lines: list[Line] = [(Segment("".join(name.center(half) for name in names), dim),)]
     boxes = [
         box_lines(
             top, True, i in lit, base,
             PLAYER_STYLES[who[i]] if top is not None and who[i] is not None else None,  # type: ignore[index]
+            four, size,
         )
         for i, top in enumerate(tops)
     ]
-    lead = (half - CARD_W) // 2
-    tail = half - CARD_W - lead
-    for r in range(3):
+    lead = (half - card_w) // 2
+    tail = half - card_w - lead
+    mid = size.card_h // 2
+    for r in range(size.card_h):
         line: Line = ()
         for i, b in enumerate(boxes):
             owner = who[i] if sizes[i] else None
             left, right = _pad(lead, base), _pad(tail, base)
-            if marks and r == 1 and owner is Player.LEFT:
+            if marks and r == mid and owner is Player.LEFT:
                 left = (*_pad(lead - 1, base), Segment(MARKS[0], plain))
-            elif marks and r == 1 and owner is Player.RIGHT:
+            elif marks and r == mid and owner is Player.RIGHT:
                 right = (Segment(MARKS[1], plain), *_pad(tail - 1, base))
             line += left + b[r] + right
         lines.append(line)
@@ -218,6 +243,7 @@ def keys_lines(
     base: Style,
     seats: tuple[str | None, str | None] = (None, None),
     waiting: bool = False,
+    size: CardSize = SMALL,
 ) -> tuple[Line, ...]:
     """The keys under each player's stockpiles, from the players' key map, and
     between them what each key row does now. A half the computer plays has no
@@ -225,33 +251,38 @@ def keys_lines(
     rows = shown_rows(manual_flip)
     out = []
     for i, row in enumerate(rows):
-        legend = Text(f"◂ {row_legend(phase, single, row, waiting)} ▸".center(CENTRE_W), DIM)
+        centre_w = size.centre_w
+        legend = Text(f"◂ {row_legend(phase, single, row, waiting)} ▸".center(centre_w), DIM)
         halves = [
-            key_line(keys, phase, row, p) if seat is None else seat_line(seat if i == 0 else "", p)
+            key_line(keys, phase, row, p, size) if seat is None
+            else seat_line(seat if i == 0 else "", p, size.side_w)
             for p, seat in zip((Player.LEFT, Player.RIGHT), seats, strict=True)
         ]
-        out.append(halves[0] + to_line(legend, CENTRE_W) + halves[1])
+        out.append(halves[0] + to_line(legend, centre_w) + halves[1])
     return styled(out, base)
 
 
-def seat_line(text: str | None, p: Player) -> Line:
+def seat_line(text: str | None, p: Player, side_w: int = SIDE_W) -> Line:
     """The computer's half of a key row: its name and level in its colour, no keys."""
     right = p is Player.RIGHT
     words = text or ""
     line = Text(f"{words} " if right else f" {words}", PLAYER_STYLES[p])
-    line.truncate(SIDE_W)
-    return to_line(line, SIDE_W, right)
+    line.truncate(side_w)
+    return to_line(line, side_w, right)
 
 
-def key_line(keys: KeyMap, phase: Phase, row: Row, p: Player) -> Line:
+def key_line(keys: KeyMap, phase: Phase, row: Row, p: Player, size: CardSize = SMALL) -> Line:
+    """One row of a player's keys, each under its stockpile's card."""
     dim_fill = phase in (Phase.SLAP, Phase.OVER)
-    line = Text(" " if p is Player.RIGHT else "")
+    w, gap = size.card_w, size.col_w - size.card_w
+    line = Text(" " * gap if p is Player.RIGHT else "")
     style = DIM if dim_fill and row in (Row.FILL, Row.FLIP) else PLAYER_STYLES[p]
+    lead = " " * ((w - 3) // 2)
     for slot in range(SLOTS):
-        line.append(f" [{keys.label_for(p, row, slot)}] "[:CARD_W], style)
-        line.append(" " * (COL_W - CARD_W))
-    line.truncate(SIDE_W)
-    return to_line(line, SIDE_W)
+        line.append(f"{lead}[{keys.label_for(p, row, slot)}]".ljust(w)[:w], style)
+        line.append(" " * gap)
+    line.truncate(size.side_w)
+    return to_line(line, size.side_w)
 
 
 _MESSAGE_STYLE = {
@@ -260,25 +291,26 @@ _MESSAGE_STYLE = {
     Outcome.IGNORED: Style(color="bright_black"),
 }
 _MESSAGE_MARK = {Outcome.ILLEGAL: "✗ ", Outcome.LOST_RACE: "⚡ ", Outcome.IGNORED: "· "}
-_NO_MESSAGE = (_blank(MESSAGE_W),)
-
-
-def message_lines(scene: Scene, p: Player, base: Style) -> tuple[Line, ...]:
-    """Why the player's last key was refused, on one line of their half (every
-    message is written to fit: tests/app/test_words.py)."""
+def message_lines(
+    scene: Scene, p: Player, base: Style, width: int = MESSAGE_W
+) -> tuple[Line, ...]:
+    """Why the player's last key was refused, on one line of their half, `width`
+    cells (every message is written to fit the small board: tests/app/test_words.py)."""
     m = scene.messages[p]
     if m is None:
-        return _message_lines("", Outcome.APPLIED, p, base)
-    return _message_lines(m.text, m.kind, p, base)
+        return _message_lines("", Outcome.APPLIED, p, base, width)
+    return _message_lines(m.text, m.kind, p, base, width)
 
 
 @lru_cache(maxsize=128)
-def _message_lines(text: str, kind: Outcome, p: Player, base: Style) -> tuple[Line, ...]:
+def _message_lines(
+    text: str, kind: Outcome, p: Player, base: Style, width: int = MESSAGE_W
+) -> tuple[Line, ...]:
     if not text:
-        return styled(list(_NO_MESSAGE), base)
+        return styled([_blank(width)], base)
     t = Text(_MESSAGE_MARK.get(kind, "") + text, _MESSAGE_STYLE.get(kind, ""))
-    t.truncate(MESSAGE_W - 1, overflow="ellipsis")
-    return styled([to_line(t, MESSAGE_W, p is Player.RIGHT)], base)
+    t.truncate(width - 1, overflow="ellipsis")
+    return styled([to_line(t, width, p is Player.RIGHT)], base)
 
 
 class BoardView(LinesView):
@@ -286,7 +318,7 @@ class BoardView(LinesView):
     stockpiles with the spit piles between them, the feed by the piles, the
     keys under them (with what each row does now), and each player's message.
     A key press repaints only the lines it changed. `bar=False` leaves the bar
-    out (the help's small boards)."""
+    out and keeps the cards small (the help's small boards, 80 columns wide)."""
 
     def __init__(
         self, scene: Scene, *, id: str | None = None, classes: str | None = None, bar: bool = True
@@ -295,12 +327,34 @@ class BoardView(LinesView):
         self.bar = bar
 
     @property
-    def marks(self) -> bool:
-        """Markers beside the cards instead of colours (NO_COLOR)."""
+    def look(self) -> Look:
+        """The look the app was given (the default outside an app)."""
         try:
-            return bool(getattr(self.app, "no_color", False))
+            look = getattr(self.app, "look", DEFAULT_LOOK)
+        except Exception:  # no app yet (drawn outside one)
+            return DEFAULT_LOOK
+        return look if isinstance(look, Look) else DEFAULT_LOOK
+
+    @property
+    def card_size(self) -> CardSize:
+        """The card size for the terminal's size as it is now (spit_tui.look)."""
+        if not self.bar:
+            return SMALL  # a help page's board, in the help's 80 columns
+        try:
+            width, height = self.app.size
+        except Exception:  # no app yet (drawn outside one)
+            return SMALL
+        return card_size(self.look.cards, width, height)
+
+    @property
+    def marks(self) -> bool:
+        """Markers beside the cards as well as colours: under NO_COLOR, with
+        --marks, and on large cards (they have the room)."""
+        try:
+            no_color = bool(getattr(self.app, "no_color", False))
         except Exception:  # no app yet (drawn outside one)
             return False
+        return no_color or self.look.marks or self.card_size is not SMALL
 
     @property
     def keys(self) -> KeyMap:
@@ -319,26 +373,33 @@ class BoardView(LinesView):
             s.messages, s.feed,
             s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.away, s.waiting,
             s.room_wins, s.watchers,
-            self.keys,
+            self.keys, self.look, self.card_size,
         )
 
     def lines(self) -> list[Line]:
         s = self.scene
         base = self.base
         marks = self.marks
-        left = side_lines(s, Player.LEFT, base)
-        right = side_lines(s, Player.RIGHT, base)
-        centre = centre_lines(s, base, marks)
-        ml, mr = message_lines(s, Player.LEFT, base), message_lines(s, Player.RIGHT, base)
-        rows = [bar_line(s, base, BOARD_W, marks)] if self.bar else []
-        rows += [left[i] + centre[i] + right[i] for i in range(5)]
-        rows += feed_lines(s, base, SIDE_W, CENTRE_W)
+        four = self.look.four_colours
+        size = self.card_size
+        board_w, half = size.board_w, size.board_w // 2
+        left = side_lines(s, Player.LEFT, base, four, size)
+        right = side_lines(s, Player.RIGHT, base, four, size)
+        centre = centre_lines(s, base, marks, four, size)
+        ml = message_lines(s, Player.LEFT, base, half)
+        mr = message_lines(s, Player.RIGHT, base, half)
+        space = [_blank_line(base, board_w)] if size.spaced else []
+        rows = [bar_line(s, base, board_w, marks), *space] if self.bar else []
+        rows += [left[i] + centre[i] + right[i] for i in range(len(centre))]
+        rows += space
+        rows += feed_lines(s, base, size.side_w, size.centre_w, four)
+        rows += space
         rows += keys_lines(
             self.keys, s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s),
-            s.away is not None,
+            s.away is not None, size,
         )
         pings = ping_words(s)
-        rows.append(_blank_line(base) if pings is None else _ping_line(pings, base))
+        rows.append(_blank_line(base, board_w) if pings is None else _ping_line(pings, base, half))
         rows.append(ml[0] + mr[0])
         return rows
 
@@ -360,14 +421,14 @@ def ping_words(scene: Scene) -> tuple[str, str] | None:
     return left, right
 
 
-@lru_cache(maxsize=4)
-def _blank_line(base: Style) -> Line:
-    return styled([_BLANK_LINE], base)[0]
+@lru_cache(maxsize=8)
+def _blank_line(base: Style, width: int = BOARD_W) -> Line:
+    return styled([_blank(width)], base)[0]
 
 
 @lru_cache(maxsize=64)
-def _ping_line(pings: tuple[str, str], base: Style) -> Line:
+def _ping_line(pings: tuple[str, str], base: Style, half: int = MESSAGE_W) -> Line:
     """Each seat's round trip to the host, under its half (a remote game)."""
     left = Text(pings[0], DIM)
     right = Text(pings[1], DIM)
-    return styled([to_line(left, MESSAGE_W) + to_line(right, MESSAGE_W, True)], base)[0]
+    return styled([to_line(left, half) + to_line(right, half, True)], base)[0]

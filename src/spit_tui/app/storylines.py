@@ -30,21 +30,23 @@ def _blank(n: int) -> Line:
     return (Segment(" " * n),) if n > 0 else ()
 
 
-def feed_text(entry: FeedEntry, names: tuple[str, str], width: int = FEED_W) -> Text:
+def feed_text(
+    entry: FeedEntry, names: tuple[str, str], width: int = FEED_W, four: bool = False
+) -> Text:
     """One feed entry in words: "LEFT 7♥ → a", "RIGHT too late", "spit! 7♥ 9♠".
-    A long name is cut, never what happened."""
+    A long name is cut, never what happened. `four`: four-colour suits."""
     if entry.kind == "spit":
         text = Text("spit!")
         for c in entry.cards:
             text.append(" ")
-            text.append_text(card_face(c))
+            text.append_text(card_face(c, four))
         return text
     p = entry.player
     assert p is not None
     rest = Text()
     if entry.kind == "play":
         rest.append(" ")
-        rest.append_text(card_face(entry.cards[0]))
+        rest.append_text(card_face(entry.cards[0], four))
         if entry.pile is not None:
             rest.append(f" → {'ab'[entry.pile]}")
     elif entry.kind == "slap":
@@ -55,17 +57,26 @@ def feed_text(entry: FeedEntry, names: tuple[str, str], width: int = FEED_W) -> 
     return Text.assemble((name, PLAYER_STYLES[p]), rest)
 
 
-def feed_lines(scene: Scene, base: Style, side_w: int, centre_w: int) -> tuple[Line, ...]:
+def feed_lines(
+    scene: Scene, base: Style, side_w: int, centre_w: int, four: bool = False
+) -> tuple[Line, ...]:
     """The feed by the piles: the latest entries, newest first, one line each."""
-    return _feed_lines(scene.feed, scene.names, base, side_w, centre_w)
+    return _feed_lines(scene.feed, scene.names, base, side_w, centre_w, four)
 
 
 @lru_cache(maxsize=64)
 def _feed_lines(
-    entries: tuple[FeedEntry, ...], names: tuple[str, str], base: Style, side_w: int, centre_w: int
+    entries: tuple[FeedEntry, ...],
+    names: tuple[str, str],
+    base: Style,
+    side_w: int,
+    centre_w: int,
+    four: bool = False,
 ) -> tuple[Line, ...]:
     return tuple(
-        _feed_line(entries[i] if i < len(entries) else None, i > 0, names, base, side_w, centre_w)
+        _feed_line(
+            entries[i] if i < len(entries) else None, i > 0, names, base, side_w, centre_w, four
+        )
         for i in range(FEED_LEN)
     )
 
@@ -73,12 +84,12 @@ def _feed_lines(
 @lru_cache(maxsize=256)
 def _feed_line(
     entry: FeedEntry | None, dim: bool, names: tuple[str, str], base: Style, side_w: int,
-    centre_w: int,
+    centre_w: int, four: bool = False,
 ) -> Line:
     """One line of the feed. Cached per entry: a new entry moves the others down
     a line, and each is drawn once bright (the newest) and once dim, not on
     every key."""
-    text = feed_text(entry, names) if entry is not None else Text()
+    text = feed_text(entry, names, centre_w, four) if entry is not None else Text()
     if dim:
         text.stylize(DIM)
     text.truncate(centre_w)

@@ -2,14 +2,16 @@
 a light theme on a white background, and each player's colour as the theme
 needs it.
 
-The players' colours (app/views.py: sky blue and orange, the Okabe-Ito pair
-colour-blind players tell apart) are made for a dark background; on a light
-one they fall under 2.5:1. Rather than thread the theme through every drawing
-function, one line filter swaps the pair as the screen is sent out: under a
-light theme, a darker blue and orange (over 4.5:1 on every light built-in
-theme, tested) and a darker yellow and green for the highlights; under the ANSI themes,
-the terminal's own colours (so a player's own terminal scheme decides them).
-Under a dark theme it is off.
+The board is drawn in the players' first colours (app/views.py: sky blue
+and orange, the Okabe-Ito pair colour-blind players tell apart), made for a
+dark background; on a light one they fall under 2.5:1. Rather than thread the
+theme and the palette (spit_tui/look.py) through every drawing function, one line
+filter swaps the pair as the screen is sent out: for the palette's dark pair
+under a dark theme, its light pair under a light theme (over 4.5:1 on every
+light built-in theme, tested) with a darker yellow and green for the
+highlights; under the ANSI themes, the terminal's own colours (so a player's
+own terminal scheme decides them) unless a palette was chosen. Under a dark
+theme with the default palette it is off.
 `NO_COLOR` is untouched: its filter comes after this one and drops colour
 whatever the theme.
 """
@@ -28,14 +30,17 @@ from textual.color import Color
 from textual.filter import LineFilter
 from textual.theme import Theme, ThemeProvider
 
+from spit_tui.app.cards import FOUR_BLUE, FOUR_GREEN
 from spit_tui.app.views import PLAYER_COLOURS
+from spit_tui.look import DEFAULT_PALETTE, Palette
 
-LIGHT_PAIR = ("#005a8c", "#9a4a00")  # blue and orange, dark enough for a light background
+LIGHT_PAIR = DEFAULT_PALETTE.light  # blue and orange, dark enough for a light background
 # The highlight of the card just played, a lost race, the title: Textual's light
 # mapping of ANSI yellow (#cb9000) is 2.8:1 on white; this is 6.3:1. Its green
 # (#448c27, the banner's good news) is 4.2:1.
 LIGHT_YELLOW = "#7a5c00"
 LIGHT_GREEN = "#1f5f22"
+LIGHT_FOUR_BLUE = "#0b5cd6"  # four-colour diamonds on a light background (4.5:1 on #e0e0e0)
 ANSI_DARK_PAIR = ("cyan", "yellow")  # the terminal's own, on its dark background
 ANSI_LIGHT_PAIR = ("blue", "magenta")  # (its yellow rarely reads on white)
 
@@ -55,11 +60,11 @@ SPIT_LIGHT = Theme(
 )
 
 
-def pair_for(theme: Theme) -> tuple[str, str]:
-    """The players' two colours under `theme`."""
-    if theme.ansi:
+def pair_for(theme: Theme, palette: Palette = DEFAULT_PALETTE) -> tuple[str, str]:
+    """The players' two colours under `theme` with `palette`."""
+    if theme.ansi and palette == DEFAULT_PALETTE:
         return ANSI_DARK_PAIR if theme.dark else ANSI_LIGHT_PAIR
-    return PLAYER_COLOURS if theme.dark else LIGHT_PAIR
+    return palette.dark if theme.dark else palette.light
 
 
 class PlayerColours(LineFilter):
@@ -68,12 +73,19 @@ class PlayerColours(LineFilter):
     def __init__(self) -> None:
         super().__init__(enabled=False)
         self._swap: dict[tuple[object, ...], RichColor] = {}
+        self.palette = DEFAULT_PALETTE
 
-    def use(self, theme: Theme) -> None:
-        swaps = dict(zip(PLAYER_COLOURS, pair_for(theme), strict=True))
-        if not theme.dark and not theme.ansi:
+    def use(self, theme: Theme, palette: Palette | None = None) -> None:
+        """Swap for `theme` with `palette` (None: the palette in use)."""
+        if palette is not None:
+            self.palette = palette
+        swaps = dict(zip(PLAYER_COLOURS, pair_for(theme, self.palette), strict=True))
+        if theme.ansi:  # four-colour suits in the terminal's own blue and green
+            swaps[FOUR_BLUE], swaps[FOUR_GREEN] = "blue", "green"
+        elif not theme.dark:
             swaps["yellow"] = LIGHT_YELLOW
             swaps["green"] = LIGHT_GREEN
+            swaps[FOUR_BLUE], swaps[FOUR_GREEN] = LIGHT_FOUR_BLUE, LIGHT_GREEN
         self._swap = {
             _key(RichColor.parse(ours)): RichColor.parse(theirs)
             for ours, theirs in swaps.items()

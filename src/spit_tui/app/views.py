@@ -15,6 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from spit_tui.engine import Player
+from spit_tui.look import DEFAULT_PALETTE
 from spit_tui.names import YOU
 from spit_tui.scene import Scene
 
@@ -22,8 +23,10 @@ DIM = Style(dim=True)
 NAME_STYLE = Style(bold=True)
 # Each player's colour, for their name, their keys and the cards they put on a
 # pile: sky blue and orange (Okabe-Ito), a pair that colour-blind players tell
-# apart. Under NO_COLOR the board adds markers instead: ◂ for LEFT, ▸ for RIGHT.
-PLAYER_COLOURS = ("#56b4e9", "#e69f00")
+# apart. Everything is drawn in this pair; another palette (spit_tui/look.py) or a
+# light theme swaps it as the screen goes out (app/themes.py). The markers ◂
+# for LEFT, ▸ for RIGHT say the same without colour (NO_COLOR, or any palette).
+PLAYER_COLOURS = DEFAULT_PALETTE.dark
 PLAYER_STYLES = tuple(Style(color=c, bold=True) for c in PLAYER_COLOURS)
 MARKS = ("◂", "▸")
 

@@ -8,20 +8,19 @@ setting is one `Setting` line here and one field of `Settings`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from spit_tui.look import CARDS as CARD_SIZES
+from spit_tui.look import DEFAULT_LOOK, PALETTE_NAMES, SUITS
+
 BELL_EVENTS = ("lost-race", "spit", "slap")  # what the bell can ring for
 BELL_WORDS = {"lost-race": "a lost race", "spit": "the call to spit", "slap": "the slap"}
 VARIANTS = ("standard", "points")
-SUITS = ("two", "four")
-CARD_SIZES = ("auto", "small", "large")
 MAX_TARGET = 10_000
 DEFAULT_THEME = "textual-dark"
-DEFAULT_PALETTE = "okabe-ito"
-_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+DEFAULT_PALETTE = DEFAULT_LOOK.palette.name  # the look's values: spit_tui/look.py
 
 
 class Refused(ValueError):
@@ -54,11 +53,7 @@ def theme(value: object) -> str:
     return value
 
 
-def palette(value: object) -> str:
-    """A palette's name (the board's drawing checks it against its palettes)."""
-    if not isinstance(value, str) or not _NAME.fullmatch(value):
-        raise Refused(f"{_quoted(value)} is not a palette name (lower-case letters, digits, -)")
-    return value
+palette = one_of(PALETTE_NAMES)  # a palette's name (spit_tui/look.py)
 
 
 def boolean(value: object) -> bool:
@@ -136,6 +131,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("palette", DEFAULT_PALETTE, palette, "Player colours", "--palette", "SPIT_PALETTE"),
     Setting("suits", "two", one_of(SUITS), "Four-colour suits", "--suits", "SPIT_SUITS"),
     Setting("cards", "auto", one_of(CARD_SIZES), "Card size", "--cards", "SPIT_CARDS"),
+    Setting("marks", False, boolean, "Markers ◂ ▸", "--marks", "SPIT_MARKS", text=bool_text),
     Setting("bell", frozenset(), bell, "Bell", env="SPIT_BELL", text=bell_text),
     Setting(
         "reduced_motion", False, boolean, "Reduced motion",
@@ -157,6 +153,7 @@ class Settings:
     palette: str = DEFAULT_PALETTE
     suits: str = "two"
     cards: str = "auto"
+    marks: bool = False
     bell: frozenset[str] = frozenset()
     reduced_motion: bool = False
     variant: str = "standard"

@@ -1,0 +1,57 @@
+"""Snapshots of the board in each look (spit_tui/look.py): each palette, the
+four-colour suits and the markers at 80x24; large cards at 120x36 and 200x60
+(the 80x24 board is test_app_snapshots.py's, unchanged). Regenerate with
+`pytest tests/app/test_look_snapshots.py --snapshot-update` and look at the
+report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from appkit import make_app
+from test_app_snapshots import OVER, SLAP, Before, Snap, _board, _nothing, _over
+
+from spit_tui.app import SpitApp
+from spit_tui.look import Look, palette_named
+
+
+def _app(look: Look, position: str | None = None, theme: str | None = None) -> SpitApp:
+    app = make_app(position) if position else make_app(seed=1, spat=True)
+    app.use_look(look)
+    if theme is not None:
+        app.theme = theme
+    return app
+
+
+LOOKS: dict[str, tuple[Callable[[], SpitApp], Before]] = {
+    "blue_gold": (lambda: _app(Look(palette=palette_named("blue-gold"))), _board),
+    "violet_lime": (lambda: _app(Look(palette=palette_named("violet-lime"))), _board),
+    "high_contrast": (lambda: _app(Look(palette=palette_named("high-contrast"))), _board),
+    "high_contrast_light": (
+        lambda: _app(Look(palette=palette_named("high-contrast")), theme="spit-light"), _board,
+    ),
+    "four_suits": (lambda: _app(Look(suits="four")), _board),
+    "marks": (lambda: _app(Look(marks=True)), _board),
+}
+
+
+@pytest.mark.parametrize("name", list(LOOKS))
+def test_look(snap_compare: Snap, name: str) -> None:
+    factory, before = LOOKS[name]
+    assert snap_compare(factory(), terminal_size=(80, 24), run_before=before)
+
+
+LARGE: dict[str, tuple[Callable[[], SpitApp], Before, tuple[int, int]]] = {
+    "board_120x36": (lambda: _app(Look()), _board, (120, 36)),
+    "board_200x60": (lambda: _app(Look(suits="four")), _board, (200, 60)),
+    "slap_120x36": (lambda: _app(Look(), SLAP), _nothing, (120, 36)),
+    "over_120x36": (lambda: _app(Look(), OVER), _over, (120, 36)),
+    "small_at_120x36": (lambda: _app(Look(cards="small")), _board, (120, 36)),
+}
+
+
+@pytest.mark.parametrize("name", list(LARGE))
+def test_large(snap_compare: Snap, name: str) -> None:
+    factory, before, size = LARGE[name]
+    assert snap_compare(factory(), terminal_size=size, run_before=before)
