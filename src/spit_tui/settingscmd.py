@@ -1,6 +1,9 @@
-"""`spit-tui settings --show`: each setting in force and where it comes from
-(a flag, a variable, config.toml or the default), with the file's place.
+"""`spit-tui settings`: the settings screen on its own (F6 on the board opens
+the same screen); `spit-tui settings --show`: each setting in force and where
+it comes from (a flag, a variable, config.toml or the default), with the
+file's place.
 
+    spit-tui settings [--theme NAME] [--layout NAME] [--keys FILE]
     spit-tui settings --show [--theme NAME]
 """
 
@@ -16,8 +19,8 @@ def build_parser() -> Parser:
     p = Parser(
         prog=NAME,
         description=(
-            "The settings: theme, player colours, suits, card size, bell, reduced "
-            "motion, and the defaults of a game (variant, target, computer level); kept in "
+            "The settings screen: theme, player colours, suits, card size, bell, reduced "
+            "motion, and the defaults of a game (variant, target, computer level); saved to "
             "config.toml in the user config directory. A flag wins over an environment "
             "variable, which wins over config.toml, which wins over the default."
         ),
@@ -35,7 +38,15 @@ def build_parser() -> Parser:
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     board = Board.from_args(args, argv, NAME)
-    return _show(board)
+    if args.show:
+        return _show(board)
+    refused = board.prepare()
+    if refused is not None:
+        return refused
+    from spit_tui.app import SpitApp
+    from spit_tui.app.settingsscreen import SettingsMode
+
+    return board.run_sync(SpitApp(mode=SettingsMode()))
 
 
 def _show(board: Board) -> int:

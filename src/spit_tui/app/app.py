@@ -30,7 +30,7 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.timer import Timer
 
-from spit_tui.app.modes import NAMES_KEY, NAMES_KEY_LABEL, LocalMode, Mode
+from spit_tui.app.modes import NAMES_KEY, NAMES_KEY_LABEL, SETTINGS_KEY, LocalMode, Mode
 from spit_tui.app.screens import (
     MIN_H,
     MIN_W,
@@ -58,6 +58,7 @@ from spit_tui.subscription import Subscription
 from spit_tui.table import Table
 
 if TYPE_CHECKING:
+    from spit_tui.app.settingsscreen import SettingsScreen
     from spit_tui.settings import Settings
     from spit_tui.store.history import HistoryWriter
 
@@ -78,6 +79,7 @@ class SpitApp(App[None]):
         Binding("ctrl+p", "command_palette", "commands", show=False, priority=True),
         Binding("enter", "new_game", "new game", show=False),
         Binding(NAMES_KEY, "names", "names", show=False),
+        Binding(SETTINGS_KEY, "settings", "settings", show=False),
         Binding("f5", "resume_stopped", "resume", show=False),
         Binding(PAUSE_KEY, "pause", "pause", show=False),
     ]
@@ -393,19 +395,28 @@ class SpitApp(App[None]):
         if self.is_running and self.screen_stack:
             screen.sync()
 
-    def keep_settings(self, **changes: object) -> None:
+    def keep_settings(self, **changes: object) -> str | None:
         """Use `changes` (setting key -> value) from now on and keep them in
-        config.toml; a file that cannot be written over says why, in one line."""
-        from dataclasses import replace
+        config.toml; the one line if the file could not be written (app/settingsscreen.py)."""
+        from spit_tui.app.settingsscreen import keep_settings
 
-        from spit_tui.settings import Settings, save
+        return keep_settings(self, changes)
 
-        settings = self.settings or Settings()
-        sources = {**settings.sources, **dict.fromkeys(changes, "config.toml")}
-        self.use_settings(replace(settings, **changes, sources=sources))  # type: ignore[arg-type]
-        problem = save(changes)
-        if problem is not None:
-            self.notify(problem, severity="warning", timeout=10)
+    def action_settings(self) -> None:
+        """F6: the settings screen, over the board (the game waits)."""
+        from spit_tui.app.settingsscreen import SettingsScreen  # loaded on first use
+        from spit_tui.settings import Settings
+
+        if self.screen is self.game_screen:
+            self.push_screen(SettingsScreen(self.settings or Settings()))
+
+    def on_settings_screen_chosen(self, message: SettingsScreen.Chosen) -> None:
+        self.keep_settings(**message.changes)
+
+    def on_settings_screen_open(self, message: SettingsScreen.Open) -> None:
+        from spit_tui.app.settingsscreen import open_link
+
+        open_link(self, message.what)
 
     def keep_theme(self, name: str) -> None:
         """A theme chosen in the palette: used now, kept for next time."""

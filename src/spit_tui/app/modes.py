@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from spit_tui.app import SpitApp
 
 NAMES_KEY, NAMES_KEY_LABEL = "f4", "F4"  # on the opening banner: the players' names
+SETTINGS_KEY, SETTINGS_KEY_LABEL = "f6", "F6"  # the settings screen
 
 
 class Mode:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
-from spit_tui.app.modes import NAMES_KEY_LABEL
+from spit_tui.app.modes import NAMES_KEY_LABEL, SETTINGS_KEY_LABEL
 from spit_tui.app.screens import PAUSE_KEY
 
 if TYPE_CHECKING:
@@ -63,6 +63,11 @@ def _game_commands(app: SpitApp) -> Iterable[SystemCommand]:
             f"The players' names, on a game's first banner · {NAMES_KEY_LABEL}",
             app.action_names,
         )
+    yield SystemCommand(
+        "Settings",
+        f"Theme, colours, bell, reduced motion, a game's defaults · {SETTINGS_KEY_LABEL}",
+        app.action_settings,
+    )
     yield SystemCommand(
         "Keys", "Set up your own keys (saved for next time) · F3 in help", lambda: _key_setup(app)
     )

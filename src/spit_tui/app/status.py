@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
+from spit_tui.app.modes import SETTINGS_KEY_LABEL
 from spit_tui.app.views import DIM, NAME_STYLE, SceneView, player_name
 from spit_tui.clock import GameClock, clock_text
 from spit_tui.engine import Phase, Player, Variant
@@ -38,7 +39,7 @@ class HeaderBar(SceneView):
 
     def state(self) -> object:
         t = self.scene
-        return (t.round, t.phase, t.options, int(t.round_s), self._hint())
+        return (t.round, t.phase, t.options, int(t.round_s), self._hint(), t.opening())
 
     def render(self) -> Text:
         t = self.scene
@@ -52,8 +53,12 @@ class HeaderBar(SceneView):
         parts = [f" · {variant} · round {t.round}{elapsed}{flip}",
                  f" · {variant} · round {t.round}{elapsed}",
                  f" · round {t.round}{elapsed}"]
-        # the keys, fewer of them where the whole left part would not fit beside them
+        # the keys, fewer of them where the whole left part would not fit beside them;
+        # before a game's first card and after its last, the settings key in place of pause
+        between = over or t.opening()
         keys = "F1 help · Space pause · Ctrl+Q quit " if self.pauses else "F1 help · Ctrl+Q quit "
+        if between:
+            keys = f"F1 help · {SETTINGS_KEY_LABEL} settings · Ctrl+Q quit "
         if 9 + len(parts[0]) + len(keys) + 1 > width:
             keys = "F1 help · Ctrl+Q quit "
         right = Text(hint + " ", "bold yellow") if hint else Text(keys, DIM)

@@ -29,6 +29,7 @@ RESERVED: tuple[Reserved, ...] = (
     Reserved(("f3",), "F3", "in help: set up your own keys"),
     Reserved(("f4",), "F4", "on a game's first banner: the players' names"),
     Reserved(("f5",), "F5", "on the opening banner: resume the last game quit in play"),
+    Reserved(("f6",), "F6", "settings: theme, colours, bell, motion, a game's defaults"),
     Reserved(("space",), "Space", "pause: both halves wait"),
 )
 

@@ -1,0 +1,72 @@
+"""Settings in a real terminal (tmux): the bell reaches the terminal ("\\a", seen
+by tmux's bell flag) only when chosen; `spit-tui settings` saves a change and
+Esc ends it with status 0. Each test takes 2-4 s: a real process start."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from testkit.table import position_of
+from testkit.tmux import TmuxServer
+
+from spit_tui.engine import format_position
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+RACE = "play 1 two - :7h/4c:Kc/-/-/- TcTd 8s/3c :9d/5s:Kd/-/-/- 2h2d 0,0"
+
+
+@pytest.fixture
+def server() -> Iterator[TmuxServer]:
+    made = TmuxServer("spit-settings", env=dict(os.environ))
+    yield made
+    made.close()
+
+
+def wait_for(server: TmuxServer, seen: Callable[[str], bool], timeout: float = 15) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = server.tmux("capture-pane", "-p")
+        if seen(screen):
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(screen)
+
+
+def start(server: TmuxServer, args: str, env: str = "") -> None:
+    cmd = f"{env} {shlex.quote(sys.executable)} -m spit_tui {args}; echo exit=$?; sleep 30"
+    server.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd)
+
+
+@pytest.mark.parametrize(("bell", "rung"), [("lost-race", "1"), ("spit,slap", "0")])
+def test_the_bell_reaches_the_terminal_only_when_chosen(
+    server: TmuxServer, bell: str, rung: str
+) -> None:
+    position = shlex.quote(format_position(position_of(RACE)))
+    start(server, f"--position {position}", env=f"SPIT_BELL={bell}")
+    wait_for(server, lambda s: "pile a" in s)
+    assert server.tmux("display", "-p", "#{window_bell_flag}").strip() == "0"
+    server.tmux("send-keys", "y", "q")  # right plays first: left's card is too late
+    wait_for(server, lambda s: "too late: RIGHT played" in s)
+    time.sleep(0.2)
+    assert server.tmux("display", "-p", "#{window_bell_flag}").strip() == rung
+
+
+def test_spit_tui_settings_saves_and_esc_ends_it(server: TmuxServer) -> None:
+    start(server, "settings")
+    wait_for(server, lambda s: "Reduced motion" in s and "textual-dark" in s)
+    server.tmux("send-keys", "Right")
+    wait_for(server, lambda s: "textual-light" in s)
+    server.tmux("send-keys", "Escape")
+    wait_for(server, lambda s: "exit=0" in s)
+    path = Path(os.environ["XDG_CONFIG_HOME"]) / "spit-tui" / "config.toml"
+    assert tomllib.loads(path.read_text("utf-8"))["theme"] == "textual-light"
