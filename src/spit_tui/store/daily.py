@@ -113,3 +113,39 @@ def practice_note(conn: sqlite3.Connection, name: str, game_id: int) -> str | No
     return f"practice: today's score stands ({'won' if first.won else 'lost'} " + (
         f"{clock_text(first.seconds)})"
     )
+
+
+_DAY_SQL = """
+SELECT g.id, g.daily, gp.won, g.play_seconds, gp.cards, g.rounds, gp.name,
+       coalesce(gp.identity, gp.name)
+FROM games g JOIN game_players gp ON gp.game_id = g.id
+WHERE g.daily = ? AND g.ended IS NOT NULL AND gp.won IS NOT NULL AND gp.rung IS NULL
+ORDER BY g.ended
+"""
+
+
+def day_table(conn: sqlite3.Connection, day: str) -> list[tuple[str, Attempt]]:
+    """The day's table of all players (an SSH server's lobby shows it): each
+    player's scored attempt (their first finished one; a player is their SSH
+    key where the door gave one, else their name), winners first, then the
+    fastest, then the most cards a minute."""
+    firsts: dict[str, tuple[str, Attempt]] = {}
+    for gid, d, won, secs, cards, rounds, name, key in conn.execute(_DAY_SQL, (day,)):
+        values = (whole(gid), text(d), whole(won), real(secs), whole(cards), whole(rounds),
+                  text(name), text(key))
+        if any(v is None for v in values):
+            continue  # a tampered row is no attempt
+        firsts.setdefault(key, (name, Attempt(gid, d, bool(won), float(secs), cards, rounds)))
+    return sorted(
+        firsts.values(), key=lambda na: (not na[1].won, na[1].seconds, -na[1].cards_per_minute)
+    )
+
+
+def table_lines(table: list[tuple[str, Attempt]], day: str) -> list[str]:
+    """The day's table as lines to show: place, name, and the shared result."""
+    if not table:
+        return [f"Nobody has played the daily deal of {day} yet."]
+    out = [f"The daily deal of {day}: {len(table)} player{'s' if len(table) != 1 else ''}"]
+    for i, (name, a) in enumerate(table, 1):
+        out.append(f"{i:>3}. {name:<16} {a.share().removeprefix(f'{PREFIX} {day} · ')}")
+    return out

@@ -193,6 +193,18 @@ def player_stats(
     )
 
 
+def key_of_names(conn: sqlite3.Connection, player: str | None = None) -> dict[str, str]:
+    """The SSH key each name last played under (games through the door are
+    rated by key: the name alone proves nothing); names never seen with one
+    are left out."""
+    sql = "SELECT name, identity FROM game_players WHERE identity IS NOT NULL"
+    found = conn.execute(
+        sql + (" AND name = ?" if player is not None else "") + " ORDER BY game_id",
+        () if player is None else (player,),
+    ).fetchall()
+    return {n: k for n, k in found if type(n) is str and type(k) is str}
+
+
 def all_stats(
     conn: sqlite3.Connection,
     player: str | None = None,
@@ -205,8 +217,14 @@ def all_stats(
     for r in rows(conn, player, vs, skipped):
         by_name.setdefault(r.name, []).append(r)
     ratings = history_by_key(conn, player)
+    keys = key_of_names(conn, player)  # a name an SSH door vouched a key for: rated by the key
+    if player is not None and player in keys:
+        ratings.update(history_by_key(conn, keys[player]))
     out = [
-        player_stats(name, games, median_s(reactions_ms(conn, name, vs)), ratings.get(name, ()))
+        player_stats(
+            name, games, median_s(reactions_ms(conn, name, vs)),
+            ratings.get(name) or ratings.get(keys.get(name, ""), []),
+        )
         for name, games in by_name.items()
     ]
     return sorted(out, key=lambda s: (-s.games, s.name))
