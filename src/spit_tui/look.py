@@ -104,7 +104,7 @@ def look_of(
 # -- card size: a pure function of the terminal's size --------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # two of them, SMALL and LARGE: told apart by identity
 class CardSize:
     """The board's measures at one card size. `small` is the 80x24 board; `large`
     the one for 120x36 and up."""

@@ -326,35 +326,23 @@ class BoardView(LinesView):
         super().__init__(scene, id=id, classes=classes)
         self.bar = bar
 
-    @property
-    def look(self) -> Look:
-        """The look the app was given (the default outside an app)."""
+    def drawn_look(self) -> tuple[Look, CardSize, bool]:
+        """The look the app was given (the default outside an app), the card size
+        for the terminal's size as it is now (spit_tui.look; always small on a
+        help page's board, in the help's 80 columns), and whether the markers
+        go beside the cards as well as colours: under NO_COLOR, with --marks,
+        and on large cards (they have the room). One look at the app: this runs
+        on every key."""
         try:
-            look = getattr(self.app, "look", DEFAULT_LOOK)
+            app = self.app
         except Exception:  # no app yet (drawn outside one)
-            return DEFAULT_LOOK
-        return look if isinstance(look, Look) else DEFAULT_LOOK
-
-    @property
-    def card_size(self) -> CardSize:
-        """The card size for the terminal's size as it is now (spit_tui.look)."""
-        if not self.bar:
-            return SMALL  # a help page's board, in the help's 80 columns
-        try:
-            width, height = self.app.size
-        except Exception:  # no app yet (drawn outside one)
-            return SMALL
-        return card_size(self.look.cards, width, height)
-
-    @property
-    def marks(self) -> bool:
-        """Markers beside the cards as well as colours: under NO_COLOR, with
-        --marks, and on large cards (they have the room)."""
-        try:
-            no_color = bool(getattr(self.app, "no_color", False))
-        except Exception:  # no app yet (drawn outside one)
-            return False
-        return no_color or self.look.marks or self.card_size is not SMALL
+            return DEFAULT_LOOK, SMALL, False
+        look = getattr(app, "look", DEFAULT_LOOK)
+        if not isinstance(look, Look):
+            look = DEFAULT_LOOK
+        size = card_size(look.cards, *app.size) if self.bar else SMALL
+        marks = look.marks or size is not SMALL or bool(getattr(app, "no_color", False))
+        return look, size, marks
 
     @property
     def keys(self) -> KeyMap:
@@ -373,15 +361,14 @@ class BoardView(LinesView):
             s.messages, s.feed,
             s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.away, s.waiting,
             s.room_wins, s.watchers,
-            self.keys, self.look, self.card_size,
+            self.keys, self.drawn_look(),
         )
 
     def lines(self) -> list[Line]:
         s = self.scene
         base = self.base
-        marks = self.marks
-        four = self.look.four_colours
-        size = self.card_size
+        look, size, marks = self.drawn_look()
+        four = look.four_colours
         board_w, half = size.board_w, size.board_w // 2
         left = side_lines(s, Player.LEFT, base, four, size)
         right = side_lines(s, Player.RIGHT, base, four, size)
