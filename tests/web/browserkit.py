@@ -116,7 +116,13 @@ KEYS = {
     ",": ("Comma", 188),
     ".": ("Period", 190),
     "/": ("Slash", 191),
+    "?": ("Slash", 191),  # with Shift
+    "Enter": ("Enter", 13),
+    "Escape": ("Escape", 27),
+    "Backspace": ("Backspace", 8),
 }
+TEXT = {"Enter": "\r", "Escape": "", "Backspace": ""}  # what a key types, where not its name
+SHIFTED = frozenset("?")
 
 
 def chromium() -> str | None:
@@ -273,9 +279,16 @@ class Page:
     async def press(self, key: str) -> None:
         """A key as a US keyboard sends it: down (with its text), then up."""
         code, vk = KEYS[key]
-        common = {"key": key, "code": code, "windowsVirtualKeyCode": vk}
-        await self.send("Input.dispatchKeyEvent", type="keyDown", text=key, **common)
+        common = {"key": key, "code": code, "windowsVirtualKeyCode": vk,
+                  "modifiers": 8 if key in SHIFTED else 0}
+        text = TEXT.get(key, key)
+        down = {"type": "keyDown", "text": text} if text else {"type": "rawKeyDown"}
+        await self.send("Input.dispatchKeyEvent", **down, **common)
         await self.send("Input.dispatchKeyEvent", type="keyUp", **common)
+
+    async def type(self, text: str) -> None:
+        for key in text:
+            await self.press(key)
 
     async def timed_press(self, key: str, timeout: float = 5, skip_rows: int = 1) -> Timing:
         """Press `key`; how long from its keydown until the screen changed below

@@ -72,7 +72,6 @@ SHUTDOWN_S = 1.0  # how long open pages may keep their games after Ctrl+C
 MAX_PAGES = 8  # games (processes) open at once
 PAGES_PER_ADDRESS = 4  # of which one client address may have
 NOTICE_S = 10.0  # the "too many pages" line is printed at most this often
-LARGE_CARDS = (120, 36)  # the board's big cards from this size on
 FULL_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>
 <body style="font-family: monospace; background: #000; color: #ddd; padding: 2em">
 <h1>{title}: too many games open</h1>
@@ -211,11 +210,12 @@ def _served_names(port: int) -> frozenset[str]:
 
 def board_sizes() -> str:
     """The board's sizes the page fits its font to, "COLSxROWS COLSxROWS": the
-    least the board needs, and the least it draws its big cards at (the page
-    takes the second where its font stays readable)."""
+    least the board needs, and the least it draws its big cards at by itself
+    (the page takes the second where its font stays readable)."""
     from spit_tui.app.screens import MIN_H, MIN_W
+    from spit_tui.look import LARGE_FROM
 
-    return f"{MIN_W}x{MIN_H} {LARGE_CARDS[0]}x{LARGE_CARDS[1]}"
+    return f"{MIN_W}x{MIN_H} {LARGE_FROM[0]}x{LARGE_FROM[1]}"
 
 
 def make_server(sock: socket.socket, args: ServeArgs) -> GameServer:

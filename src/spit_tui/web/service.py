@@ -6,12 +6,15 @@ the end of the page, and reads what the next app writes (its "__GANGLION__"
 start line, then its frames) as garbage. Here an app's end ends nothing: the
 next app's start line is read as such, and the page's latest size is sent to
 it (the driver would start it at the size the page first had); the page ends
-when the process does.
+when the process does, with the game's last line (a game that ends with one,
+such as "nothing is listening at ...") shown on the page as well as on the
+server's console.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 
@@ -24,6 +27,7 @@ RESEND_S = 0.3
 MAX_PACKET = 64 * 1024 * 1024
 STDERR_WAIT_S = 1.0  # for the rest of a game's error output once its screen has ended
 STDERR_KEPT = 4096  # characters of the game's own error output passed to the console
+ENDED_KEPT = 300  # characters of the game's last line the page shows when it ends
 
 
 class PageService(AppService):
@@ -87,7 +91,10 @@ class PageService(AppService):
             await asyncio.wait([said], timeout=STDERR_WAIT_S)  # the process is ending
             text = said.result() if said.done() and not said.cancelled() else b""
             said.cancel()
-            if text.strip():
-                print(escaped(text.decode("utf-8", "replace").strip(), STDERR_KEPT),
-                      file=sys.stderr, flush=True)
+            said_text = text.decode("utf-8", "replace").strip()
+            if said_text:
+                print(escaped(said_text, STDERR_KEPT), file=sys.stderr, flush=True)
+                last = said_text.splitlines()[-1]
+                with contextlib.suppress(Exception):  # the page may be gone already
+                    await self.remote_write_str(json.dumps(["ended", escaped(last, ENDED_KEPT)]))
             await self.remote_close()

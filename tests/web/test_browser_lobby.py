@@ -1,0 +1,223 @@
+"""Issue 20 item 6 in a real browser (headless Chromium over the DevTools
+protocol, browserkit.py): `spit-tui serve` opens each page on the lobby; one
+page makes a room, a second joins it by its code, both play with real keys
+to game over and ask a rematch, and neither page asks anything of a machine
+but 127.0.0.1. Also: the board has the keys with no click, its font follows
+the window (700 x 450 up to the big cards at 1280 x 800), and ? shows the
+page's word on keys without the game seeing it.
+
+The room's game starts two cards from its end (a host of the test's own,
+which `serve --host` offers), so the whole of it is three keys. About 10 s:
+Chromium, the server and a game process per page start (the two pages at
+once), and each step waits for both screens."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browserkit import Browser, Page, Served, chromium, outside
+
+from spit_tui.net.host import Host
+from spit_tui.table import Table
+
+pytestmark = pytest.mark.skipif(
+    chromium() is None,
+    reason="needs Debian's chromium (apt-get install chromium; .ci/run installs it)",
+)
+
+# LEFT: q plays 7♥ on the 8♠, then w its last card, 5♣ (game over); between
+# them RIGHT's o plays 6♠ on the 7♥.
+NEAR_THE_END = "play 4 one:R - :7h/:5c/-/-/- - 8s :Kd/2c:Qd/:4h/:6s/Ac:Jh 6d6h 0,0"
+CODE = re.compile(r"\?join=([0-9a-z]{5}-[0-9a-z]{5})")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One Chromium for this file's tests (each test opens its own tabs)."""
+    exe = chromium()
+    assert exe is not None
+    b = Browser(exe, tmp_path_factory.mktemp("browser") / "profile")
+    yield b
+    b.close()
+
+
+def _serve(*args: str) -> Served:
+    argv = [sys.executable, "-m", "spit_tui", "serve", "--port", "0", *args]
+    return Served([], env={**os.environ, "SPIT_LAYOUT": "us"}, command=argv)
+
+
+def _near_the_end(host: Host) -> Table:
+    from spit_tui.clock import RealClock
+    from spit_tui.engine import Game, complete_position, parse_position
+
+    t = host.timings
+    game = Game(position=complete_position(parse_position(NEAR_THE_END, check=False)))
+    return Table(game, RealClock(), countdown_s=t.countdown_s, stale_s=t.stale_s,
+                 stuck_delay_s=t.stuck_delay_s)
+
+
+async def _open(page: Page, url: str, size: tuple[int, int] = (1100, 700)) -> str:
+    """The page at `url` in a window of `size` pixels, once the lobby shows."""
+    w, h = size
+    await page.send("Emulation.setDeviceMetricsOverride", width=w, height=h,
+                    deviceScaleFactor=1, mobile=False)
+    await page.send("Page.navigate", url=url)
+    return await page.wait_for_text("Quick match", timeout=20)
+
+
+async def _both(pages: tuple[Page, Page], text: str) -> None:
+    await asyncio.gather(*(p.wait_for_text(text) for p in pages))
+
+
+def _only_this_machine(page: Page) -> None:
+    assert page.requests and outside(page.requests) == [], page.requests
+    assert any(u.startswith("ws://127.0.0.1:") for u in page.requests), page.requests
+    assert page.console == [], page.console
+
+
+async def test_a_room_made_on_one_page_is_joined_by_code_on_another_played_and_played_again(
+    browser: Browser,
+) -> None:
+    from testkit.host import running_host
+
+    async with running_host() as host:
+        host.lobby.make_table = lambda: _near_the_end(host)
+        served = _serve("--host", f"127.0.0.1:{host.port}")
+        try:
+            async with browser.page() as ana, browser.page() as ben:
+                await asyncio.gather(_open(ana, served.url), _open(ben, served.url))
+                # no click, no focus call: the page gave the board the keys
+                assert await ana.js("document.activeElement.className") == "xterm-helper-textarea"
+                await ana.press("n")
+                found = CODE.search(await ana.wait_for_text("?join="))
+                assert found is not None
+                code = found.group(1)
+
+                await ben.press("j")
+                await ben.wait_for_text("room code")
+                await ben.type(code.replace("-", ""))  # as typed, without the dash
+                await ben.press("Enter")
+                pages = (ana, ben)
+                await _both(pages, "7♥")
+                await asyncio.sleep(0.3)  # past the guard against keys before the board showed
+
+                await ana.press("q")
+                await _both(pages, "LEFT 7♥")
+                await asyncio.sleep(0.3)
+                await ben.press("o")
+                await _both(pages, "RIGHT 6♠")
+                await asyncio.sleep(0.3)
+                await ana.press("w")
+                await _both(pages, "GAME OVER · LEFT wins")
+
+                await ana.press("Enter")
+                await ben.wait_for_text("wants a rematch")
+                await ben.press("Enter")
+                await _both(pages, "match 1 : 0")
+                await _both(pages, "press any key")  # a new game's first spit
+                for page in pages:
+                    _only_this_machine(page)
+            rooms = list(host.lobby.rooms.values())
+            assert len(rooms) == 1 and rooms[0].games == 2 and rooms[0].wins[0] == 1
+        finally:
+            output = served.close()
+    assert "Traceback" not in output, output
+
+
+async def _grid(page: Page) -> tuple[int, int, float]:
+    cols, rows, font = await page.js(
+        "[window.spitPage.term.cols, window.spitPage.term.rows, window.spitPage.font]")
+    return int(cols), int(rows), float(font or 0)
+
+
+async def _resize(
+    page: Page, w: int, h: int, least: tuple[int, int] | None
+) -> tuple[int, int, float]:
+    """The window made w x h pixels; the grid once it holds `least` (cols, rows)."""
+    await page.send("Emulation.setDeviceMetricsOverride", width=w, height=h,
+                    deviceScaleFactor=1, mobile=False)
+    for _ in range(100):
+        grid = await _grid(page)
+        if least is None or (grid[0] >= least[0] and grid[1] >= least[1]):
+            return grid
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"at {w}x{h} the board is {grid}, not at least {least}")
+
+
+async def test_the_page_fits_the_board_to_the_window_and_keeps_the_keys_for_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """700 x 450 (a phone held sideways) still holds the whole board; 1280 x 800
+    gets the big cards; only far below that the game's own "too small" screen.
+    ? shows the page's word on keys; a key pressed while the board does not
+    have the keys (a click elsewhere) still goes to it."""
+    import json
+
+    log = tmp_path / "decisions.jsonl"
+    served = Served(["--seed", "1", "--no-history", "--decision-log", str(log)],
+                    env={**os.environ, "SPIT_LAYOUT": "us"})
+    try:
+        async with browser.page() as page:
+            await page.send("Emulation.setDeviceMetricsOverride", width=700, height=450,
+                            deviceScaleFactor=1, mobile=False)
+            await page.send("Page.navigate", url=served.url)
+            shown = await page.wait_for_text("pile a", timeout=20)
+            cols, rows, font = await _resize(page, 700, 450, (80, 24))
+            assert "too small" not in shown and font >= 10, (cols, rows, font)
+            cols, rows, big = await _resize(page, 1280, 800, (120, 36))
+            assert big > font
+            await page.wait_for_text("╭─────╮")  # the big cards
+            await _resize(page, 340, 240, None)
+            await page.wait_for_text("too small")
+            await _resize(page, 700, 450, (80, 24))
+            await page.wait_for_text("pile a")
+
+            await page.press("?")
+            assert await page.js("document.getElementById('page-keys').offsetHeight > 0")
+            await page.press("Escape")
+            assert await page.js("document.getElementById('page-keys').offsetHeight === 0")
+            await page.js("document.activeElement.blur()")  # the keys are elsewhere now
+            await asyncio.sleep(0.3)  # past the guard against keys before the board showed
+            await page.press("q")
+            await page.wait_for_text("LEFT ✓")
+            assert await page.js("document.activeElement.className") == "xterm-helper-textarea"
+            keys = [json.loads(line)["key"] for line in log.read_text().splitlines()]
+            assert keys == ["q"], keys  # the game never saw the ? nor the Esc
+            _only_this_machine(page)
+    finally:
+        output = served.close()
+    assert "Traceback" not in output, output
+
+
+async def test_a_game_that_ends_with_a_line_shows_it_on_the_page(browser: Browser) -> None:
+    """The lobby's host is not there when a room is asked for: the page says
+    the game's own line (not only "The game has ended"), the console has it
+    once."""
+    import socket
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # nothing listens there
+        served = _serve("--host", f"127.0.0.1:{port}")
+        try:
+            async with browser.page() as page:
+                await _open(page, served.url)
+                await page.press("n")
+                why = ""
+                for _ in range(200):
+                    why = await page.js("document.getElementById('ended-why').textContent")
+                    if why:
+                        break
+                    await asyncio.sleep(0.05)
+                assert f"nothing is listening at 127.0.0.1:{port}" in why, why
+                assert await page.js("document.getElementById('ended').offsetHeight > 0")
+                _only_this_machine(page)
+        finally:
+            output = served.close()
+    assert output.count("nothing is listening") == 1 and "Traceback" not in output, output
