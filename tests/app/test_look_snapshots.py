@@ -55,3 +55,18 @@ LARGE: dict[str, tuple[Callable[[], SpitApp], Before, tuple[int, int]]] = {
 def test_large(snap_compare: Snap, name: str) -> None:
     factory, before, size = LARGE[name]
     assert snap_compare(factory(), terminal_size=size, run_before=before)
+
+
+def test_large_replay(snap_compare: Snap) -> None:
+    """`spit-tui replay` on a large terminal: the replay screen's frame widens too."""
+    from test_app_replay import _record, replay
+
+    from spit_tui.app.replay import replay_app
+
+    rec, _ = _record()
+    app = replay_app(rec, "game 1: ANN v BO", playing=False)
+
+    async def before(pilot: object) -> None:
+        replay(app).goto(30)
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=before)
