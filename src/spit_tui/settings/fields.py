@@ -12,15 +12,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from spit_tui.look import CARDS as CARD_SIZES
-from spit_tui.look import DEFAULT_LOOK, PALETTE_NAMES, SUITS
+from spit_tui import look
 
 BELL_EVENTS = ("lost-race", "spit", "slap")  # what the bell can ring for
 BELL_WORDS = {"lost-race": "a lost race", "spit": "the call to spit", "slap": "the slap"}
 VARIANTS = ("standard", "points")
 MAX_TARGET = 10_000
 DEFAULT_THEME = "textual-dark"
-DEFAULT_PALETTE = DEFAULT_LOOK.palette.name  # the look's values: spit_tui/look.py
+# the look's values are spit_tui/look.py's
+SUITS = look.SUITS
+CARD_SIZES = look.CARDS
+PALETTE_NAMES = look.PALETTE_NAMES
+DEFAULT_PALETTE = look.DEFAULT_PALETTE.name
 
 
 class Refused(ValueError):
