@@ -64,3 +64,23 @@ def test_a_door_guest_rated_by_key_shows_the_rating_in_stats(tmp_path: Path) -> 
         conn.close()
     assert one.rating is not None and len(one.rating_last) == 2  # rated by the key, shown by name
     assert every["ann"].rating == one.rating
+
+
+def test_the_lobby_pages_read_the_history(tmp_path: Path) -> None:
+    from spit_tui.store.lobbylines import daily_lines, my_stats_lines
+
+    path = tmp_path / "h.sqlite3"
+    assert my_stats_lines(path, "ann") == ["No games are stored here yet."]
+    assert daily_lines(path, DAY) == ["No games are stored here yet."]
+    play(path, 1, "ann", key="SHA256:ann")
+    mine = my_stats_lines(path, "ann")
+    assert mine[0].startswith("ann: 1 game, ") and "cards a minute" in mine[0]
+    assert mine[1].startswith("rating ") and "±" in mine[1]  # rated by the door's key
+    assert "fastest win" in mine[2]
+    assert my_stats_lines(path, "zed") == ["No finished games of zed are stored here yet."]
+    assert "--name" in my_stats_lines(path, None)[0]
+    (head, row) = daily_lines(path, DAY)
+    assert head == "The daily deal of 2026-12-02: 1 player" and "ann" in row
+    path.write_bytes(b"not a history" * 100)
+    (line,) = my_stats_lines(path, "ann")
+    assert "history" in line and "\n" not in line  # one line, no error to catch
