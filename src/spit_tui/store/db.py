@@ -147,7 +147,35 @@ def _v4(conn: sqlite3.Connection) -> None:
     rated.backfill(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3), _v4)
+def _v5(conn: sqlite3.Connection) -> None:
+    """One name for an unnamed person against the computer: games stored
+    before the board called them YOU kept LEFT (or RIGHT), so `stats` and
+    `history` showed one person as two. Those seats become YOU, and the
+    ratings (kept by name) are worked out again from the games."""
+    from spit_tui.names import DEFAULT_NAMES, YOU
+    from spit_tui.store import rated
+
+    left, right = DEFAULT_NAMES
+    renamed = conn.execute(
+        "UPDATE game_players SET name = ? WHERE identity IS NULL AND rung IS NULL"
+        " AND ((seat = 'L' AND name = ?) OR (seat = 'R' AND name = ?))"
+        " AND EXISTS (SELECT 1 FROM game_players opp WHERE opp.game_id = game_players.game_id"
+        " AND opp.seat != game_players.seat"
+        " AND (opp.rung IS NOT NULL OR opp.name LIKE 'computer (%'))",
+        (YOU, left, right),
+    ).rowcount
+    for seat, default in (("L", left), ("R", right)):
+        column = "left_name" if seat == "L" else "right_name"
+        conn.execute(
+            f"UPDATE games SET {column} = ? WHERE {column} = ? AND EXISTS (SELECT 1 FROM"
+            " game_players gp WHERE gp.game_id = games.id AND gp.seat = ? AND gp.name = ?)",
+            (YOU, default, seat, YOU),
+        )
+    if renamed:
+        rated.rerate(conn)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3), _v4, _v5)
 SCHEMA_VERSION = len(MIGRATIONS)
 # The tables a file has from each version on (a file missing one was tampered
 # with); a migration that adds a table adds an entry.

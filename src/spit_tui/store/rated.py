@@ -162,6 +162,12 @@ def backfill(conn: sqlite3.Connection) -> None:
             "UPDATE game_players SET rung = ?, median_ms = ? WHERE game_id = ? AND seat = ?",
             (rung_of(name), None if median is None else round(median * 1000), game_id, seat),
         )
+    rerate(conn)
+
+
+def rerate(conn: sqlite3.Connection) -> None:
+    """Rate every finished game again from the stored games alone (inside the
+    caller's transaction): after the players' names or rungs were mended."""
     conn.execute(
         "UPDATE game_players SET mu_before = NULL, sigma_before = NULL, mu = NULL, sigma = NULL"
     )
