@@ -48,7 +48,6 @@ STALL_S = 1.0  # a time-out this late means the host stood still, not that the s
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
 NOTICE_S = 10.0  # a condition worth a line on the console is told at most this often
-BEHIND_S = 0.1  # the host's loop waking this late is worth a line on the console
 
 
 @dataclass(frozen=True)
@@ -180,10 +179,7 @@ class Host:
         while True:
             self.loop_lag.expect(loop.time() + step)
             await asyncio.sleep(step)
-            late = self.loop_lag.woke(loop.time())
-            if late >= BEHIND_S:
-                self._notice("behind", f"this host runs {round(1000 * late)} ms late (the "
-                             "machine is busy): its players' pings are not blamed for it")
+            self.loop_lag.woke(loop.time())
             k = (k + 1) % PING_SLICES
             self._ping_slice(k, loop.time())
             if k == 0:
