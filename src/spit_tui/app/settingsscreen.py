@@ -29,7 +29,7 @@ from textual.widgets import Static
 from spit_tui.app.modes import Mode
 from spit_tui.engine import PLAYERS
 from spit_tui.settings import Settings
-from spit_tui.settings.fields import CARD_SIZES, DEFAULT_PALETTE, SUITS, VARIANTS
+from spit_tui.settings.fields import CARD_SIZES, PALETTE_NAMES, SUITS, VARIANTS
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -63,8 +63,8 @@ def lines_for(settings: Settings) -> list[Line]:
     return [
         Line("theme", "Theme", with_current(sorted(theme_names()), settings.theme),
              "Colours: spit-light reads on white; ansi-* use the terminal's own 16 colours"),
-        Line("palette", "Player colours", with_current((DEFAULT_PALETTE,), settings.palette),
-             "The players' colour pair (sky blue and orange tell apart in colour blindness)"),
+        Line("palette", "Player colours", with_current(PALETTE_NAMES, settings.palette),
+             "Each pair stays apart in colour blindness; high-contrast: over 7:1"),
         Line("suits", "Suits", tuple((s, f"{s} colours") for s in SUITS),
              "Four colours: ♠ black, ♥ red, ♦ blue, ♣ green"),
         Line("cards", "Card size", tuple((c, c) for c in CARD_SIZES),
