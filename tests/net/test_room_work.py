@@ -11,6 +11,7 @@ from netkit import FrameRecorder, Recorder, body, join, lobby
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
 from spit_tui.net import seatview
+from spit_tui.net.protocol import to_json
 from spit_tui.net.seatview import scene_to_wire
 from spit_tui.net.session import Session
 from spit_tui.scene import Scene
@@ -69,3 +70,15 @@ def test_a_room_encodes_one_shared_view_per_change_and_each_seat_reads_its_own(
     assert right.sent[-1][0]["message"] is None
     watched = watcher.sent[-1][0]
     assert watched == scene_to_wire(scene, Player.LEFT, 0) | {"message": None}
+
+
+def test_a_seats_own_fields_written_by_hand_are_what_the_encoder_writes() -> None:
+    lob = lobby(3)
+    room = lob.new_room()
+    room.table.say(Player.LEFT, 'a "quoted" \\ back-slashed é line')
+    wire = seatview.WireView(room._scene())
+    for p in Player:
+        for said in (True, False):
+            for heard in (0, 12345):
+                own = seatview._own(room._scene(), p, heard, said)
+                assert wire.own(p, heard, said) == to_json(own)

@@ -430,8 +430,11 @@ class Room:
         if not seat.rtt.pong(n, now, self.loop_late(now)):
             return
         seat.alive_at = now
-        if isinstance(seat.conn, Proves):
-            seat.proven = seat.conn.proven_rtt()
+        # getattr, not isinstance: a runtime Protocol check costs more than the
+        # rest of a pong (benchmarks/room_cost.py)
+        proven_rtt = getattr(seat.conn, "proven_rtt", None)
+        if proven_rtt is not None:
+            seat.proven = proven_rtt()
         own = seat.rtt.seats_own
         if own is not None and unusual(own, seat.proven):
             self._tell_unusual(p, own)
