@@ -18,11 +18,11 @@ def v1_hello(code: str) -> dict[str, object]:
 
 
 def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
-    assert VERSION == 2
+    assert VERSION == 3
     with pytest.raises(ProtocolError) as e:
         check_client_message(body(v1_hello("k3f9q-2x7mz")))
     assert str(e.value) == (
-        "this host speaks protocol version 2, your spit-tui speaks 1: "
+        "this host speaks protocol version 3, your spit-tui speaks 1: "
         "update your spit-tui (pip install -U spit-tui)"
     )
     lob = lobby()
@@ -36,7 +36,14 @@ def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
 
 def test_a_newer_client_is_told_the_host_is_older() -> None:
     with pytest.raises(ProtocolError, match="update this host"):
-        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 3}))
+        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 4}))
+
+
+def test_a_version_2_client_is_told_to_update() -> None:
+    """Version 3 added `moved` (a room on another host of a directory), which a
+    version 2 client would take for a broken host."""
+    with pytest.raises(ProtocolError, match="speaks 2: update your spit-tui"):
+        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 2}))
 
 
 def test_names_cross_the_wire_and_reach_both_views() -> None:

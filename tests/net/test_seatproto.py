@@ -16,7 +16,7 @@ from spit_tui.net.protocol import encode
 from spit_tui.net.seatproto import IDLE_S, Ended, SeatProtocol, Shown, Welcomed
 from spit_tui.net.seatview import seat_view
 
-WELCOME = encode({"type": "welcome", "version": 2, "room": "k3f9q-2x7mz", "seat": "left",
+WELCOME = encode({"type": "welcome", "version": 3, "room": "k3f9q-2x7mz", "seat": "left",
                   "token": "t", "stale_s": 0.2})
 
 

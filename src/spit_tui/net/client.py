@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -35,6 +36,7 @@ from .seatproto import Ended, Event, Recorded, SeatProtocol, Shown, Welcomed
 JOIN_S = 5.0  # the host must answer a hello this soon
 READ_SIZE = 64 * 1024
 WATCH_S = 0.1  # how often the seat looks at the time (a dripped frame, a silent host)
+MAX_MOVES = 2  # `moved` answers followed in one join (a directory's host, then the room's)
 RETRY_S = 0.1  # a bot whose press changed nothing it can see decides again after this
 
 
@@ -65,6 +67,7 @@ class Client:
         self.token = welcome.token
         self.room = welcome.room
         self.stale_s = welcome.stale_s
+        self.host, self.port = "", 0  # the host that seated us (after any `moved`)
         self.latest: Scene | None = None
         self.heard = 0  # this connection's keys the table has decided, as of the latest view
         self.views = 0  # views received
@@ -98,21 +101,48 @@ class Client:
         `door`: the pass an SSH door gave this guest's game (its key).
         `local_addr` fixes our end's address and port (the fairness benchmark
         tells seats apart by port to delay them with tc netem)."""
-        loop = asyncio.get_running_loop()
-        proto = SeatProtocol(loop.time())
-        proto.hello(code, seat, token, name, door)
-        return await cls._handshake(host, port, proto, timeout, local_addr)
+
+        def start(proto: SeatProtocol) -> None:
+            proto.hello(code, seat, token, name, door)
+
+        return await cls._handshake(host, port, start, timeout, local_addr)
 
     @classmethod
     async def watch(cls, host: str, port: int, code: str, timeout: float = JOIN_S) -> Client:
         """Connect and watch room `code` (its public board, drawn as LEFT's
         side; no keys); JoinRefused (with the host's reason) or OSError."""
-        proto = SeatProtocol(asyncio.get_running_loop().time())
-        proto.watch(code)
-        return await cls._handshake(host, port, proto, timeout)
+        return await cls._handshake(host, port, lambda proto: proto.watch(code), timeout)
 
     @classmethod
     async def _handshake(
+        cls,
+        host: str,
+        port: int,
+        start: Callable[[SeatProtocol], None],
+        timeout: float,
+        local_addr: tuple[str, int] | None = None,
+    ) -> Client:
+        """Connect, say what `start` makes the protocol say, and wait for the
+        welcome; a host that answers `moved` (the room is on another host of
+        its directory) is left for that one, at most MAX_MOVES times. The
+        client's `host` and `port` are where it ended up."""
+        loop = asyncio.get_running_loop()
+        for _ in range(MAX_MOVES + 1):
+            proto = SeatProtocol(loop.time())
+            start(proto)
+            try:
+                client = await cls._meet(host, port, proto, timeout, local_addr)
+            except JoinRefused as e:
+                if e.kind != "moved" or proto.moved is None:
+                    raise
+                host, port, _ = proto.moved
+                continue
+            client.host, client.port = host, port
+            return client
+        raise JoinRefused("the hosts sent this room from one to another: try again", "broke")
+
+    @classmethod
+    async def _meet(
         cls,
         host: str,
         port: int,

@@ -33,8 +33,9 @@ from spit_tui.command import (
 from spit_tui.engine import Options, Player
 from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
+from .directory import TTL_S, parse_url
 from .host import DEFAULT_PORT, WAIT_S, Host
-from .joincmd import valid_host
+from .joincmd import parse_address, valid_host
 from .room import Room
 
 NAME = f"{PROG} host"
@@ -114,11 +115,58 @@ def build_parser() -> Parser:
         metavar="S",
         help=f"seconds a room waits for a seat that dropped, then stops ({WAIT_S:g})",
     )
+    p.add_argument(
+        "--directory", metavar="URL",
+        help="share rooms with other hosts through this Redis (redis://HOST:PORT/DB): "
+        "needs the redis extra (pip install 'spit-tui[redis]')",
+    )  # fmt: skip
+    p.add_argument(
+        "--advertise", metavar="HOST[:PORT]",
+        help="with --directory: the address other hosts send players to (the --bind address)",
+    )  # fmt: skip
+    p.add_argument(
+        "--directory-ttl", default=str(TTL_S), metavar="S",
+        help=f"with --directory: seconds a dead host's rooms stay listed ({TTL_S:g})",
+    )  # fmt: skip
     p.add_argument("--db", metavar="FILE", help="keep the history of games in FILE")
     p.add_argument("--no-history", action="store_true", help="keep no history of these games")
     add_room_options(p)
     add_board_options(p)  # for --seat
     return p
+
+
+def directory_args(args: argparse.Namespace) -> None:
+    """--directory, --advertise and --directory-ttl, checked (UsageError if bad):
+    args.advertise becomes (host, port or None: the port listened on)."""
+    import importlib.util
+
+    if args.directory is None:
+        if args.advertise is not None:
+            raise UsageError("--advertise is for a host with --directory")
+        return
+    why = parse_url(args.directory)
+    if why is not None:
+        raise UsageError(f"--directory: {why}")
+    if importlib.util.find_spec("redis") is None:
+        raise UsageError("--directory needs the redis extra: pip install 'spit-tui[redis]'")
+    ttl = args.directory_ttl
+    try:
+        args.directory_ttl = float(ttl)
+    except ValueError:
+        args.directory_ttl = math.nan
+    if not (math.isfinite(args.directory_ttl) and 0.5 <= args.directory_ttl <= 3600):
+        raise UsageError(f"--directory-ttl: seconds from 0.5 to 3600, not {shown(ttl)}")
+    if args.advertise is None:
+        if args.bind in ("0.0.0.0", "::", ""):
+            raise UsageError(
+                f"--bind {args.bind} with --directory needs --advertise HOST[:PORT]: "
+                "the address other hosts send this host's players to"
+            )
+        args.advertise = (args.bind, None)
+    else:
+        given = args.advertise
+        host, port = parse_address(given)
+        args.advertise = (host, port if ":" in given.lstrip("[").split("]")[-1] else None)
 
 
 def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
@@ -129,6 +177,7 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
     args.first_to = room_match(args)
     if not valid_host(args.bind):
         raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
+    directory_args(args)
     if args.seat is None:
         given = [f"--{n.replace('_', '-')}" for n in BOARD_OPTIONS if getattr(args, n) is not None]
         if given:
@@ -195,6 +244,16 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
         if history is not None:
             history.close()
         return 1
+    directory = None
+    if args.directory is not None:
+        from .redisdir import RedisDirectory
+
+        adv_host, adv_port = args.advertise
+        directory = RedisDirectory(
+            args.directory, host.lobby, adv_host, adv_port or host.port,
+            options=args.options, ttl_s=args.directory_ttl, notice=host.on_notice,
+        )  # fmt: skip
+        await directory.start()  # Redis down now: said in one line, and tried again
     room = host.new_room()
     where = address(bind, host.port)
     invite = f"{PROG} join {where} {room.code}"
@@ -216,6 +275,8 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
         print(f"{NAME}: stopped", file=sys.stderr)
         return 128 + (stopped_by[0] if stopped_by else signal.SIGINT)
     finally:
+        if directory is not None:
+            await directory.close()  # this host's rooms leave the directory at once
         await host.close()  # stores the games in play, then the writer's queue
     return 0
 

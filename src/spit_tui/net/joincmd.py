@@ -24,6 +24,7 @@ from spit_tui.startup import Board, add_board_options, board_options_problem
 
 from .client import JOIN_S, Client, JoinRefused
 from .host import DEFAULT_PORT
+from .protocol import host_text
 from .room import CODE_ALPHABET, CODE_CHARS, normal_code
 from .seat import NetSeat, Tokens
 
@@ -36,7 +37,7 @@ PASS_ENV = "SPIT_DOOR_PASS"  # the SSH door's pass for this guest's key (net.roo
 def valid_host(host: str) -> bool:
     """A host name or address as the resolver could take it (at most 253 ASCII
     letters, digits and . - _ :), for `join` and for `host --bind`."""
-    return 0 < len(host) <= 253 and all(c.isascii() and (c.isalnum() or c in ".-_:") for c in host)
+    return host_text(host)
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -24,7 +24,7 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any
 
-VERSION = 2  # 2: names in hello, quick, rematch, watch (docs/protocol.md, Versions)
+VERSION = 3  # 2: names in hello, quick, rematch, watch; 3: moved (docs/protocol.md, Versions)
 MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 900
 HEADER = struct.Struct(">I")
 FRAME_S = 5.0  # a frame that has begun must be complete this soon (slow drip)
@@ -151,6 +151,16 @@ def shaped(fields: Mapping[str, Check]) -> Check:
     )
 
 
+def host_text(v: Any) -> bool:
+    """A host name or address as a resolver could take it (ASCII letters,
+    digits and . - _ :, at most 253): what `join` accepts, and nothing a
+    terminal could misread."""
+    return (
+        isinstance(v, str) and 0 < len(v) <= 253
+        and all(c.isascii() and (c.isalnum() or c in ".-_:") for c in v)
+    )  # fmt: skip
+
+
 def player_name(v: Any) -> bool:
     """A player's name as names.name_problem allows it."""
     from spit_tui.names import name_problem
@@ -216,6 +226,7 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
         "lost": list_of(int_in(0, 10**6), 2, 2),  # races each seat lost (D13), for stats
         "play_s": seconds(0, 10**7),
     },
+    "moved": {"host": host_text, "port": int_in(1, 65535), "code": text},
 }
 
 

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
 from spit_tui.engine import Game, Player
@@ -41,6 +41,9 @@ from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
 from .seatview import SEAT_NAMES, WireView, match_room, room_scene
+
+if TYPE_CHECKING:
+    from .directory import Far
 
 CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base 32: no i, l, o, u
 CODE_CHARS = 10  # 50 bits
@@ -563,9 +566,14 @@ class Lobby:
         self.quick: Room | None = None  # where the next quick match goes
         self.first_to: int | None = None  # each new room plays matches, first to N games
         self.passes: dict[str, str] = {}  # an SSH door's passes: pass -> its guest's key
+        # the directory many hosts share (net.directory), if this host has one:
+        # it answers for codes held elsewhere and pairs quick matches, and
+        # gives the codes for new rooms (claimed there, so no host repeats one)
+        self.far: Far | None = None
+        self.take_code: Callable[[], str] = new_code
 
     def new_room(self, expires: bool = False) -> Room:
-        code = new_code()
+        code = self.take_code()
         while code in self.rooms:
             code = new_code()
         room = Room(code, self.make_table(), expires=expires)

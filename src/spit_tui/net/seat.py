@@ -193,7 +193,7 @@ class NetSeat:
     def _gave_up(self, client: Client) -> str:
         """The one line for a host this seat gives up on."""
         if client.end_kind == "silent":
-            where = f"{self.host}:{self.port}"
+            where = self._where()
             idle = client.proto.idle_s
             return f"the host at {where} has sent nothing for {idle:g} s: is it still running?"
         return client.ended or "the host stopped"
@@ -207,7 +207,7 @@ class NetSeat:
             await asyncio.sleep(self.retry_s)
             try:
                 self.client = await Client.join(
-                    self.host, self.port, self.code, token=self.client.token
+                    *self._at(), self.code, token=self.client.token
                 )
                 return None
             except JoinRefused as e:
@@ -219,7 +219,16 @@ class NetSeat:
                 return str(e)
             except OSError as e:
                 last = e.strerror or str(e) or type(e).__name__
-        return f"lost the host at {self.host}:{self.port}: {last}"
+        return f"lost the host at {self._where()}: {last}"
+
+    def _at(self) -> tuple[str, int]:
+        """The host that holds the room: where the client was seated (another
+        host than the one asked, if a directory sent it there: net.directory)."""
+        return (self.client.host or self.host, self.client.port or self.port)
+
+    def _where(self) -> str:
+        host, port = self._at()
+        return f"{host}:{port}"
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -11,7 +11,8 @@ seat all the time, so silence means a stopped or stalled host), and a host
 that never reads what we send (`MAX_OUT` bytes left unsent). Each of these
 ends the seat with one `Ended`, whose `kind` says what to do: "host" (the
 host said why), "refused", "lost" (the line went down: try again), "silent",
-"broke" (the host broke the protocol) or "stuck" (the host does not read).
+"broke" (the host broke the protocol), "stuck" (the host does not read) or
+"moved" (before a welcome: the room is on another host, in `moved`).
 
 The shells are thin: `net.client.Client` feeds it a TCP stream and writes what
 it has to send; `net.seat.LocalSeat` feeds it the host's messages in process.
@@ -101,6 +102,7 @@ class SeatProtocol:
         self.most_unsent = 0  # the most bytes the shell has reported unsent (a figure)
         self._record: list[str] = []  # the lines of a record coming in parts
         self._parts = 0  # the parts of it read so far
+        self.moved: tuple[str, int, str] | None = None  # (host, port, code): the room is there
 
     def seated(self, seat: Player) -> None:
         """Seated without a handshake: the host's own seat, in its process."""
@@ -219,6 +221,9 @@ class SeatProtocol:
         if kind == "pong":
             return []  # a seat sends no pings: nothing to match
         if self.seat is None:
+            if kind == "moved":  # the room is on another host of the directory: go there
+                self.moved = (msg["host"], msg["port"], msg["code"])
+                return self._end(f"the room is on {msg['host']}:{msg['port']}", "moved")
             if kind == "watching":  # a watcher: the views are drawn as LEFT's side
                 self.seat = Player.LEFT
                 return [Welcomed(Player.LEFT, "", msg["room"], float(msg["stale_s"]))]

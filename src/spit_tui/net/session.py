@@ -29,6 +29,7 @@ class Session:
         self.seat: Player | None = None
         self.made_room = False
         self.watching: Room | None = None
+        self.asking = False  # waiting for the directory's answer (net.directory)
         self.closed = False
         self.recorded: tuple[Room, int] | None = None  # the room game whose record was sent
 
@@ -64,6 +65,8 @@ class Session:
             self.conn.send({"type": "pong", "id": msg["id"]})
         elif kind == "bye":
             self.close("bye")
+        elif self.asking:
+            self.close("one question at a time: wait for the answer")
         elif kind == "hello":
             self._hello(msg, now)
         elif kind in ("new_room", "quick"):
@@ -100,6 +103,11 @@ class Session:
         if self.made_room or self.room is not None:
             self.close("one new room per connection")
             return
+        far = self.lobby.far
+        if kind == "quick" and far is not None:  # paired across the hosts
+            self.asking = True
+            far.quick(now, self.address, self._answer)
+            return
         ask = self.lobby.quick_room if kind == "quick" else self.lobby.request_room
         room = ask(now, self.address)
         if isinstance(room, str):
@@ -115,7 +123,7 @@ class Session:
             return
         room = self.lobby.rooms.get(normal_code(msg["code"]))
         if room is None:
-            self.close("no room with that code")
+            self._elsewhere(msg["code"])
             return
         self.conn.send({"type": "watching", "room": room.code, "stale_s": room.table.stale_s})
         why = room.watch(self.conn)
@@ -130,7 +138,7 @@ class Session:
             return
         room = self.lobby.rooms.get(normal_code(msg["code"]))
         if room is None:
-            self.close("no room with that code")
+            self._elsewhere(msg["code"])
             return
         identity = None
         if msg.get("door") is not None:
@@ -160,6 +168,30 @@ class Session:
             }
         )
         room.attach(p, self.conn)
+
+    def _elsewhere(self, code: str) -> None:
+        """A code this host does not hold: the directory may know its host."""
+        far = self.lobby.far
+        if far is None:
+            self.close("no room with that code")
+            return
+        self.asking = True
+        far.find(normal_code(code), self._answer)
+
+    def _answer(self, msg: Message) -> None:
+        """The directory's answer: `moved` (then this connection ends: the
+        client goes to the room's host), a quick match's `room`, or `refused`."""
+        self.asking = False
+        if self.closed:
+            return
+        if msg["type"] == "refused":
+            self.close(msg["reason"])
+            return
+        self.conn.send(msg)
+        if msg["type"] == "moved":
+            self.close("moved")
+        else:
+            self.made_room = True
 
     def close(self, reason: str) -> None:
         """Tell the client why (one line) and end this connection only."""
