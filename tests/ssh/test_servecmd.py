@@ -148,3 +148,45 @@ def test_the_line_a_new_room_shows(public: str | None, port: int, line: str) -> 
     door = Door(("127.0.0.1", 7878), public=public)
     door.port = port
     assert door.invite("127.0.0.1", "k3f9q-2x7mz") == line
+
+
+async def test_the_servers_own_host_keeps_a_history_and_vouches_for_guests(
+    tmp_path: Path,
+) -> None:
+    """`ssh-serve --db F`: a guest's game gets a pass for their key (so its
+    games are stored by key) and the history's path (its lobby reads My stats
+    and the day's table there), and keeps no history of its own."""
+    import asyncio
+
+    import asyncssh
+
+    db = tmp_path / "server.db"
+    proc = serve("--db", str(db), "--host-key", str(tmp_path / "key"))
+    try:
+        lines = await asyncio.to_thread(first_lines, proc, 3)
+        port = int(lines[1].split(":")[1].split(";")[0])
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect(
+            "127.0.0.1", port, username="ana", client_keys=[key], known_hosts=None,
+            agent_path=None,
+        ) as conn:  # fmt: skip
+            chan, _ = await conn.create_session(
+                asyncssh.SSHClientSession, term_type="xterm", term_size=(80, 24),
+                env={"SPIT_LAYOUT": "us"},
+            )  # fmt: skip
+            deadline = time.monotonic() + BOUND_S
+            games: list[str] = []
+            while not games and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+                kids = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+                games = [k for k in kids if b"join" in Path(f"/proc/{k}/cmdline").read_bytes()]
+            assert games, "no game process for the guest"
+            env = Path(f"/proc/{games[0]}/environ").read_bytes().split(b"\0")
+            argv = Path(f"/proc/{games[0]}/cmdline").read_bytes().split(b"\0")
+            chan.close()
+    finally:
+        stop(proc)
+    assert f"SPIT_DOOR_DB={db}".encode() in env
+    assert any(e.startswith(b"SPIT_DOOR_PASS=") and len(e) > 30 for e in env)
+    assert b"--no-history" in argv
+    assert db.exists()  # the server's history, opened at start

@@ -130,6 +130,8 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
     door = Door(game_host, admission, idle_s=idle_s, public=args.public_address)
     if own is not None:  # our own host believes our guests' keys
         door.vouch, door.revoke = own.lobby.vouch, own.lobby.revoke
+        if own.history is not None:
+            door.history = own.history.path.absolute()
     door.on_session = lambda s: print(f"{s.label}: came in", flush=True)
     door.on_end = lambda s: print(f"{s.label}: left ({s.why})", flush=True)
     try:

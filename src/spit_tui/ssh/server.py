@@ -82,6 +82,7 @@ class Door:
     # stored and rated under their key; None for another's host (--host)
     vouch: Callable[[str], str] | None = None
     revoke: Callable[[str], None] = lambda given: None
+    history: Path | None = None  # our own host's history: each guest's lobby reads it
 
     def invite(self, reached: str, code: str) -> str:
         """The line a guest sends a friend to sit at room `code`."""
@@ -383,6 +384,8 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
                 env["SPIT_DOOR_PASS"] = self.door_pass
         if invite is not None:
             env["SPIT_INVITE"] = invite
+        if self.door.history is not None:  # My stats, the day's table: the server's games
+            env["SPIT_DOOR_DB"] = str(self.door.history)
         return env
 
     async def _play(self, code: str | None, invite: str | None, command: str = "join") -> None:
