@@ -10,10 +10,28 @@ from collections.abc import Callable
 
 import pytest
 from appkit import make_app
-from test_app_snapshots import OVER, SLAP, Before, Snap, _board, _nothing, _over
+from test_app_snapshots import (
+    OVER,
+    SLAP,
+    Before,
+    Snap,
+    _board,
+    _computers_key,
+    _nothing,
+    _over,
+    _vs_computer,
+)
 
 from spit_tui.app import SpitApp
+from spit_tui.engine import Options, Variant
 from spit_tui.look import Look, palette_named
+
+POINTS = Options(variant=Variant.POINTS, target=50)
+
+
+def _with_look(app: SpitApp, look: Look) -> SpitApp:
+    app.use_look(look)
+    return app
 
 
 def _app(look: Look, position: str | None = None, theme: str | None = None) -> SpitApp:
@@ -48,6 +66,11 @@ LARGE: dict[str, tuple[Callable[[], SpitApp], Before, tuple[int, int]]] = {
     "slap_120x36": (lambda: _app(Look(), SLAP), _nothing, (120, 36)),
     "over_120x36": (lambda: _app(Look(), OVER), _over, (120, 36)),
     "small_at_120x36": (lambda: _app(Look(cards="small")), _board, (120, 36)),
+    "vs_computer_120x36": (_vs_computer, _computers_key, (120, 36)),
+    "points_120x36": (
+        lambda: _with_look(make_app(seed=2, spat=True, options=POINTS), Look()), _nothing,
+        (120, 36),
+    ),
 }
 
 
