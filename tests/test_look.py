@@ -150,3 +150,48 @@ def test_the_measures_of_each_size() -> None:
     assert SMALL.board_w == 80 and SMALL.side_w == 30 and SMALL.card_h == 3
     assert LARGE.board_w == 120 and LARGE.side_w == 45 and LARGE.card_h == 5
     assert LARGE.board_w <= LARGE_FROM[0]
+
+
+@pytest.mark.parametrize("command", ["join", "watch"])
+def test_join_and_watch_take_the_settings_too(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat or a watcher (and so an SSH guest, whose game is a join) gets the
+    look and the theme as the game does: a bad variable stops it before it
+    connects anywhere (port 9 on 127.0.0.1 is never asked)."""
+    monkeypatch.setenv("SPIT_PALETTE", "nope")
+    args = ["127.0.0.1:9", "abcde-fghij"]
+    assert cli.main([command, *args]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "SPIT_PALETTE: 'nope' is not one of" in err
+
+
+async def test_the_start_up_hands_a_door_that_chose_only_its_keys_the_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from spit_tui.settings import Settings
+    from spit_tui.startup import Board
+
+    class App:
+        first_run = False
+        end_line = None
+        return_code = 0
+        board = None
+        settings: Settings | None = None
+
+        def use_keys(self, keymap: object) -> None:
+            pass
+
+        def use_settings(self, settings: Settings, note: str | None = None) -> None:
+            self.settings = settings
+
+        async def run_async(self) -> None:
+            pass
+
+    monkeypatch.setenv("SPIT_PALETTE", "blue-gold")
+    monkeypatch.setattr("spit_tui.crash.arm", lambda board: None)
+    app = App()
+    board = Board()
+    assert board.choose_keys() is None
+    assert await board.run(app) == 0  # type: ignore[arg-type]
+    assert app.settings is not None and app.settings.palette == "blue-gold"

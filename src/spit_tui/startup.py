@@ -289,6 +289,10 @@ class Board:
         from spit_tui.terminal import forget_exported_size
 
         app.use_keys(self.keymap())  # the app hands them to its table, boards and help
+        # a door that chose only its keys (join, watch) gets the settings here
+        refused = self.choose_settings()
+        if refused is not None:
+            return refused
         if self.settings is not None:
             app.use_settings(self.settings, self.settings_note)
         log = None

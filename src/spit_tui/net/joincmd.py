@@ -292,7 +292,7 @@ def main(argv: list[str]) -> int:
     if args.new_room:
         return asyncio.run(_new_room(args.host, args.port))
     board = Board.from_args(args, argv, NAME)
-    refused = board.choose_keys()
+    refused = board.choose_keys() or board.choose_settings()
     if refused is not None:
         return refused
     _open_history(args)

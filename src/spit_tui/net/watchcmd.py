@@ -89,7 +89,7 @@ async def watch_room(host: str, port: int, code: str, board: Board) -> int:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     board = Board.from_args(args, argv, NAME)
-    refused = board.choose_keys()
+    refused = board.choose_keys() or board.choose_settings()
     if refused is not None:
         return refused
     try:

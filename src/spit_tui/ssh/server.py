@@ -51,7 +51,12 @@ PENDING_PER_ADDRESS = 10  # connections at once from one address, sessions or no
 RESTORE = (
     b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h\x1b[0m"
 )
-GUEST_ENV = ("SPIT_LAYOUT", "COLORTERM")  # what a guest may set (ssh -o SetEnv=...)
+# what a guest may set (ssh -o SetEnv=...): their keyboard, their terminal's
+# colours, and the look (a colour-blind guest's palette, four-colour suits,
+# markers, card size); each is checked by the game as on the command line
+GUEST_ENV = (
+    "SPIT_LAYOUT", "COLORTERM", "SPIT_PALETTE", "SPIT_SUITS", "SPIT_CARDS", "SPIT_MARKS",
+)
 TERM_DEFAULT = "xterm-256color"
 
 
