@@ -193,3 +193,21 @@ async def test_no_size_shows_a_card_nobody_may_see() -> None:
 
 def _feed_faces(app: SpitApp) -> set[str]:
     return {c.face for e in app.table.scene().feed for c in e.cards}
+
+
+@pytest.mark.parametrize("palette", PALETTES, ids=[p.name for p in PALETTES])
+async def test_no_color_drops_every_palette_and_four_colour_suits_keeping_the_shapes(
+    monkeypatch: pytest.MonkeyPatch, palette: object
+) -> None:
+    """NO_COLOR wins over any look: no palette colour and no suit colour reach
+    the terminal, and on large cards the markers and the suits' symbols say it all."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(seed=1, spat=True)
+    app.use_look(Look(palette=palette, suits="four"))  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await press(pilot, "w")
+        text = await screen_text(pilot)
+        colours = _screen_colours(app)
+    assert LARGE_EDGE in text and "◂│" in text and "▒" in text
+    drawn = {c.lower() for c in (*palette.dark, *palette.light)}  # type: ignore[attr-defined]
+    assert not colours & (drawn | {FOUR_BLUE, FOUR_GREEN, "#56b4e9", "#e69f00"})
