@@ -24,7 +24,7 @@ from spit_tui.startup import Board, add_board_options, board_options_problem
 
 from .client import JOIN_S, Client, JoinRefused
 from .host import DEFAULT_PORT
-from .protocol import host_text
+from .protocol import MAX_TEXT, host_text
 from .room import CODE_ALPHABET, CODE_CHARS, normal_code
 from .seat import NetSeat, Tokens
 
@@ -147,7 +147,7 @@ def unreachable(host: str, port: int, e: BaseException, prog: str = NAME) -> str
 
 def _refused(e: JoinRefused) -> str:
     """A host that said no (its checked reason), or broke the protocol saying it."""
-    line = shown(str(e))
+    line = shown(str(e), MAX_TEXT)  # a reason passed the message check: printable, short
     return f"{NAME}: the host refused: {line}" if e.kind == "refused" else f"{NAME}: {line}"
 
 
