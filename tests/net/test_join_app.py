@@ -144,8 +144,8 @@ async def test_a_host_that_dies_ends_the_seat_after_trying_again(tmp_path: Path)
         await until(lambda: table.latest is not None, "seated")
         assert host.server is not None
         host.server.close()
-        for task in list(host._tasks):
-            task.cancel()
+        for ticker in host._tickers.values():  # its rooms' clocks stop with it
+            ticker.stop()
         for seat in room.seats.values():  # the process dies: no goodbye, the line drops
             conn = seat.conn
             if conn is not None:

@@ -1,8 +1,8 @@
 """`spit-tui host [--port P] [--bind ADDR]`: authoritative games for remote seats.
 
 The host runs on one asyncio loop. Each room (net.room) has its own Table on
-a RealClock, driven by a small task that sleeps until the clock's next timed
-event or until an intent arrives; each connection is a task that reads frames
+a RealClock, run by one timer handle on the loop (net.ticker) at the clock's
+next timed event or when the room changes; each connection is a task that reads frames
 (protocol.read_frame: size cap, truncation, slow drip) and hands them to its
 Session. Whatever a connection does, only that connection is closed: a bad
 frame, a silence longer than the handshake or idle limit, a client that stops
@@ -37,6 +37,7 @@ from .protocol import FRAME_S, ProtocolError, encode, read_frame, refused
 from .room import Lobby, Room
 from .session import Session
 from .stream import ABORT_S, LINGER_S, StreamConn
+from .ticker import Ticker
 
 if TYPE_CHECKING:
     from spit_tui.store.history import HistoryWriter
@@ -106,11 +107,10 @@ class Host:
         self.lobby.equalise = equalise  # (hold actions, hold views): net.latency
         self.lobby.trust_pongs = trust_pongs
         self.lobby.on_new_room = self._start_room
-        self._room_tasks: dict[str, asyncio.Task[None]] = {}
+        self._tickers: dict[str, Ticker] = {}  # each room's clock, run from the loop
         self._pinger: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[Any]] = set()  # one task per open connection
         self.server: asyncio.Server | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self.connections = 0  # ever accepted (tests read it)
         self.wait_s = wait_s  # how long a room waits for a seat that dropped
         self.history = history  # where the rooms' games are stored, if anywhere
@@ -195,22 +195,17 @@ class Host:
     def new_room(self) -> Room:
         return self.lobby.new_room()
 
-    def _spawn(self, coro: object) -> asyncio.Task[None]:
-        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
     def _start_room(self, room: Room) -> None:
-        wake = asyncio.Event()
-        room.poke = wake.set
+        ticker = Ticker(asyncio.get_running_loop(), partial(self._run_room, room))
+        room.poke = ticker.poke
         room.on_seats = partial(self._seats_changed, room)
         room.loop_late = self.loop_lag.late_s
         if self.history is not None:
             from spit_tui.store.history import Seating
 
             self.history.attach(room.table, lambda: Seating(*room.seating()))
-        self._room_tasks[room.code] = self._spawn(self._run_room(room, wake))
+        self._tickers[room.code] = ticker
+        ticker.poke()
         room.played_at = asyncio.get_running_loop().time()
         room.table.subscribe(Subscription(on_decision=partial(self._played, room)))
 
@@ -248,9 +243,7 @@ class Host:
         if timer is not None:
             timer.cancel()
         self._store(room)
-        task = self._drop(room)
-        if task is not None:
-            task.cancel()
+        self._drop(room)
         room.on_seats = lambda: None  # the seats leaving now start no wait
         for seat in room.seats.values():
             if seat.conn is not None:
@@ -262,30 +255,26 @@ class Host:
         if self.history is not None and table.game.log and not table.game.over:
             self.history.save(table)  # a finished game was stored at its end
 
-    def _drop(self, room: Room) -> asyncio.Task[None] | None:
-        """Forget a room; its task, if it still has one."""
+    def _drop(self, room: Room) -> None:
+        """Forget a room, and stop its clock."""
         if self.lobby.rooms.get(room.code) is room:
             del self.lobby.rooms[room.code]
         room.send_watchers_away("the game has ended and its players have gone")
         if self.history is not None:
             self.history.detach(room.table)
-        return self._room_tasks.pop(room.code, None)
+        ticker = self._tickers.pop(room.code, None)
+        if ticker is not None:
+            ticker.stop()
 
-    async def _run_room(self, room: Room, wake: asyncio.Event) -> None:
-        """Run the room's clock: everything due runs on time, between intents."""
+    def _run_room(self, room: Room) -> float | None:
+        """Run the room's clock: everything due runs on time, between intents;
+        the seconds until its next timed event (net.ticker), None if none."""
         clock = room.table.clock
-        while True:
-            wake.clear()
-            clock.update()
-            if room.table.game.over and all(s.conn is None for s in room.seats.values()):
-                self._drop(room)  # the game is over and both players have gone
-                return
-            wait = clock.wait_s()
-            try:
-                async with asyncio.timeout(wait):
-                    await wake.wait()
-            except TimeoutError:
-                pass
+        clock.update()
+        if room.table.game.over and all(s.conn is None for s in room.seats.values()):
+            self._drop(room)  # the game is over and both players have gone
+            return None
+        return clock.wait_s()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One connection, to its end. When the host stops, asyncio cancels what is
@@ -370,8 +359,9 @@ class Host:
             self.server.close()
         if self._pinger is not None:
             self._pinger.cancel()
-        for task in list(self._tasks):
-            task.cancel()
+        for ticker in self._tickers.values():
+            ticker.stop()
+        self._tickers.clear()
         for timer in self._giving_up.values():
             timer.cancel()
         self._giving_up.clear()

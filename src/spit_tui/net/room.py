@@ -164,7 +164,8 @@ class Room:
     @property
     def waiting(self) -> str | None:
         """The seats the game waits for ("LEFT", "LEFT and RIGHT"), or None."""
-        missing = [self.table.names[p] for p in Player if self.seats[p].conn is None]
+        names = self.table.names
+        missing = [names[p] for p, seat in self.seats.items() if seat.conn is None]
         return " and ".join(missing) if missing else None
 
     def _hold(self) -> None:
@@ -400,7 +401,8 @@ class Room:
     def playing(self, now: float) -> bool:
         """Both seats here and a card played lately: its players are never
         charged to the strangers' budget (net.limits)."""
-        return self.waiting is None and now - self.played_at <= PLAYING_S
+        seats = self.seats.values()
+        return now - self.played_at <= PLAYING_S and all(s.conn is not None for s in seats)
 
     # -- latency equalisation (net.latency) --------------------------------------------
 
