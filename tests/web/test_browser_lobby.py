@@ -210,11 +210,10 @@ async def test_a_game_that_ends_with_a_line_shows_it_on_the_page(browser: Browse
                 await _open(page, served.url)
                 await page.press("n")
                 why = ""
-                for _ in range(200):
-                    why = await page.js("document.getElementById('ended-why').textContent")
-                    if why:
-                        break
-                    await asyncio.sleep(0.05)
+                async with asyncio.timeout(20):
+                    while not why:
+                        await asyncio.sleep(0.05)
+                        why = await page.js("document.getElementById('ended-why').textContent")
                 assert f"nothing is listening at 127.0.0.1:{port}" in why, why
                 assert await page.js("document.getElementById('ended').offsetHeight > 0")
                 _only_this_machine(page)
