@@ -18,6 +18,7 @@ from joinkit import FAST, until
 from spit_tui.engine import Game, Options, parse_position
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.host import Host
+from spit_tui.net.room import Room
 from spit_tui.store.history import HistoryWriter
 from spit_tui.table import Table
 
@@ -34,8 +35,17 @@ class NearEndHost(Host):
 
     def _make_table(self) -> Table:
         table = super()._make_table()
-        table.new_game(Game(options=Options(), position=parse_position(NEAR_END), seed=7))
+        table.new_game(near_end(Options()))
         return table
+
+    def new_room(self) -> Room:
+        room = super().new_room()
+        room.deal = near_end  # each rematch too
+        return room
+
+
+def near_end(options: Options) -> Game:
+    return Game(options=options, position=parse_position(NEAR_END), seed=7)
 
 
 def rows(path: Path, sql: str) -> list[tuple[object, ...]]:

@@ -28,7 +28,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
-from spit_tui.engine import Game, Player
+from spit_tui.engine import Game, Options, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.matchscore import MatchScore
@@ -151,6 +151,10 @@ class Room:
     wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
     match: MatchScore | None = None  # a match room (first to N games): its games before this
     lost: list[int] = field(default_factory=lambda: [0, 0])  # races each seat lost, this game
+    # each rematch's game: a new deal with the room's options (tests deal near an end)
+    deal: Callable[[Options], Game] = field(
+        default=lambda options: Game(options=options, seed=secrets.randbits(63))
+    )
     # the human limits applied to each remote seat's keys, whatever its client claims
     gates: dict[Player, KeyGate] = field(default_factory=dict)
 
@@ -315,7 +319,7 @@ class Room:
             self.match = match.next() if match.over else match
         self.games += 1
         self.lost = [0, 0]
-        table.new_game(Game(options=table.game.options, seed=secrets.randbits(63)))
+        table.new_game(self.deal(table.game.options))
         self.poke()
 
     def record_parts(self) -> list[Message]:
