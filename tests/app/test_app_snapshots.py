@@ -124,8 +124,22 @@ async def _quit_kept(pilot: Pilot[Any]) -> None:
 
 
 async def _palette(pilot: Pilot[Any]) -> None:
-    await pilot.press("ctrl+p")  # the palette over the board: the game's commands first
-    await pilot.pause(0.3)  # (it searches in a worker)
+    """The palette over the board: the game's commands first. It lists them from a
+    worker, a few at a time on a busy machine: wait until every one is listed (its
+    search box's cursor held still, so the time taken does not show)."""
+    from textual.command import CommandList
+    from textual.widgets import Input
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    app.screen.query_one(Input).cursor_blink = False
+    expected = len(list(app.get_system_commands(app.screen_stack[0])))
+    for _ in range(50):
+        await pilot.pause(0.1)
+        listed = app.screen.query(CommandList)
+        if listed and listed.first().option_count == expected:
+            break
+    await pilot.pause(0.1)
 
 
 def _light_app() -> SpitApp:

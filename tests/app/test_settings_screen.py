@@ -64,8 +64,8 @@ async def test_a_change_is_used_and_kept_at_once() -> None:
         await pilot.pause()
         assert app.theme == "textual-light"
         assert kept()["theme"] == "textual-light"
-        # down to reduced motion: palette, suits, cards, three bells, then it
-        await pilot.press(*["down"] * 7, "right")
+        # down to reduced motion: palette, suits, cards, markers, three bells, then it
+        await pilot.press(*["down"] * 8, "right")
         assert app.game_screen.still and kept()["reduced_motion"] is True
         await pilot.press("up", "enter")  # the slap's bell on
         await pilot.press("up", "up", "space")  # and the lost race's
@@ -98,7 +98,7 @@ async def test_a_bad_file_is_not_saved_over_and_the_screen_says_why() -> None:
     app = started(make_app(PLAY))
     async with app.run_test(size=(100, 30)) as pilot:
         await open_settings(pilot)
-        await pilot.press("down", "down", "down", "down", "right")  # a bell on
+        await pilot.press(*["down"] * 5, "right")  # a bell on
         await pilot.pause()
         assert app.game_screen.bell is not None  # used for this run
         text = " ".join((await screen_text(pilot)).split())
@@ -110,7 +110,7 @@ async def test_the_links_open_the_names_box_and_the_key_setup() -> None:
     app = started(make_app(seed=1))
     async with app.run_test(size=(80, 24)) as pilot:
         await open_settings(pilot)
-        await pilot.press(*["down"] * 11, "enter")  # Players' names
+        await pilot.press(*["down"] * 12, "enter")  # Players' names
         await pilot.pause()
         assert isinstance(app.screen, NamesScreen)
         await pilot.press("escape", "down", "enter")  # back; Key setup
@@ -125,7 +125,7 @@ async def test_names_change_on_a_games_first_banner_only() -> None:
     app = started(make_app(PLAY))
     async with app.run_test(size=(80, 24)) as pilot:
         await open_settings(pilot)
-        await pilot.press(*["down"] * 11, "enter")
+        await pilot.press(*["down"] * 12, "enter")
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
         assert "names change on a game's first banner" in await screen_text(pilot)
@@ -160,7 +160,7 @@ async def test_spit_tui_settings_shows_the_screen_alone_and_esc_ends_it() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
-        await pilot.press(*["down"] * 8, "right")  # the game's variant: points
+        await pilot.press(*["down"] * 9, "right")  # the game's variant: points
         assert kept()["variant"] == "points"
         await pilot.press("escape")
         await pilot.pause()
@@ -171,7 +171,7 @@ async def test_spit_tui_settings_shows_the_screen_alone_and_esc_ends_it() -> Non
 
 
 async def _open(pilot: Pilot[Any]) -> None:
-    await pilot.press("f6", "down", "down", "down", "down", "right")  # a bell on, focus on it
+    await pilot.press("f6", *["down"] * 5, "right")  # a bell on, focus on it
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])

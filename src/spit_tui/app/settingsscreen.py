@@ -28,8 +28,9 @@ from textual.widgets import Static
 
 from spit_tui.app.modes import Mode
 from spit_tui.engine import PLAYERS
+from spit_tui.look import CARDS, PALETTES, SUITS
 from spit_tui.settings import Settings
-from spit_tui.settings.fields import CARD_SIZES, PALETTE_NAMES, SUITS, VARIANTS
+from spit_tui.settings.fields import VARIANTS
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -63,12 +64,14 @@ def lines_for(settings: Settings) -> list[Line]:
     return [
         Line("theme", "Theme", with_current(sorted(theme_names()), settings.theme),
              "Colours: spit-light reads on white; ansi-* use the terminal's own 16 colours"),
-        Line("palette", "Player colours", with_current(PALETTE_NAMES, settings.palette),
+        Line("palette", "Player colours", tuple((p.name, p.name) for p in PALETTES),
              "Each pair stays apart in colour blindness; high-contrast: over 7:1"),
         Line("suits", "Suits", tuple((s, f"{s} colours") for s in SUITS),
              "Four colours: ♠ black, ♥ red, ♦ blue, ♣ green"),
-        Line("cards", "Card size", tuple((c, c) for c in CARD_SIZES),
-             "auto: larger cards on a large terminal"),
+        Line("cards", "Card size", tuple((c, c) for c in CARDS),
+             "auto: larger cards on a terminal of 120x36 or more"),
+        Line("marks", "Markers ◂ ▸ by the piles", ON_OFF,
+             "Whose card is on top, as a marker beside it, with colour too"),
         Line("bell", "Bell: a race you lost", ON_OFF,
              "The terminal's bell when your card came too late", "lost-race"),
         Line("bell", "Bell: the call to spit", ON_OFF,
