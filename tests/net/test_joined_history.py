@@ -148,18 +148,26 @@ def test_the_host_sends_no_record_before_game_over_and_one_a_game_after() -> Non
     )
 
 
-def test_record_parts_must_come_in_order() -> None:
+def test_record_parts_must_come_in_order_and_asked_for() -> None:
+    part = {"type": "record", "parts": 2, "lines": ["x"], "lost": [0, 0], "play_s": 1.0}
     proto = SeatProtocol(0.0)
     proto.seated(Player.RIGHT)
-    part = {"type": "record", "parts": 2, "lines": ["x"], "lost": [0, 0], "play_s": 1.0}
+    (end,) = proto.receive_message({**part, "part": 1}, 0.0)
+    assert "a record message not asked for" in str(end)
+    proto = SeatProtocol(0.0)
+    proto.seated(Player.RIGHT)
+    proto.ask_record()
     assert proto.receive_message({**part, "part": 1}, 0.0) == []
     (end,) = proto.receive_message({**part, "part": 1}, 0.0)
     assert "a record message out of order" in str(end)
     proto = SeatProtocol(0.0)
     proto.seated(Player.RIGHT)
+    proto.ask_record()
     proto.receive_message({**part, "part": 1}, 0.0)
     (got,) = proto.receive_message({**part, "part": 2, "lines": ["y"]}, 0.0)
     assert got == Recorded("x\ny\n", (0, 0), 1.0)
+    (end,) = proto.receive_message({**part, "part": 1}, 0.0)  # once: not asked again
+    assert "not asked for" in str(end)
     with pytest.raises(ProtocolError):  # a line no record has never gets this far
         from spit_tui.net.protocol import HOST_MESSAGES, check_message
 

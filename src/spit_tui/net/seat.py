@@ -165,7 +165,7 @@ class NetSeat:
                 if client.record is not None:
                     got, client.record = client.record, None
                     if over is not None:
-                        self._take_record(got, over)
+                        await self._take_record(got, over)
                 await client.changed()
             if client.ended_by_host:
                 finish(f"the host: {client.ended}")
@@ -179,12 +179,13 @@ class NetSeat:
                 finish(why)
                 return
 
-    def _take_record(self, got: Recorded, seen: Scene) -> None:
+    async def _take_record(self, got: Recorded, seen: Scene) -> None:
         """Keep the host's record in our own history if it is the game this
-        seat saw end; else one line, said once the board is gone."""
+        seat saw end; else one line, said once the board is gone. Checked on
+        a thread: replaying a long record must not hold up the board."""
         from spit_tui.store.joined import check_joined
 
-        checked = check_joined(got.text, got.lost, got.play_s, seen)
+        checked = await asyncio.to_thread(check_joined, got.text, got.lost, got.play_s, seen)
         if isinstance(checked, str):
             self.notes.append(f"the host's record of the game was not kept: {checked}")
         elif self.keep is not None:

@@ -102,6 +102,7 @@ class SeatProtocol:
         self.most_unsent = 0  # the most bytes the shell has reported unsent (a figure)
         self._record: list[str] = []  # the lines of a record coming in parts
         self._parts = 0  # the parts of it read so far
+        self._asked = False  # a record was asked for and has not all come yet
         self.moved: tuple[str, int, str] | None = None  # (host, port, code): the room is there
 
     def seated(self, seat: Player) -> None:
@@ -133,6 +134,7 @@ class SeatProtocol:
 
     def ask_record(self) -> None:
         """Ask for the finished game's record (after game over), for our own history."""
+        self._asked = True
         self._send({"type": "record"})
 
     def _send(self, msg: Message) -> None:
@@ -238,7 +240,11 @@ class SeatProtocol:
         raise ProtocolError(f"a {kind} message after the welcome")
 
     def _record_part(self, msg: Message) -> list[Event]:
-        """One part of a record: the parts come in order, 1 to `parts`."""
+        """One part of a record: the parts come in order, 1 to `parts`, and
+        only when asked for (a host sending records unasked would make us read
+        and replay them for nothing)."""
+        if not self._asked:
+            raise ProtocolError("a record message not asked for")
         if msg["part"] != self._parts + 1 or msg["part"] > msg["parts"]:
             raise ProtocolError("a record message out of order")
         self._parts += 1
@@ -246,7 +252,7 @@ class SeatProtocol:
         if self._parts < msg["parts"]:
             return []
         text = "\n".join(self._record) + "\n"
-        self._record, self._parts = [], 0
+        self._record, self._parts, self._asked = [], 0, False
         lost = msg["lost"]
         return [Recorded(text, (lost[0], lost[1]), float(msg["play_s"]))]
 
