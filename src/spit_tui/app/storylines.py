@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
-from spit_tui.app.cards import card_face
-from spit_tui.app.views import DIM, MARKS, PLAYER_STYLES, Line, styled, to_line
+from spit_tui.app.cards import face_text
+from spit_tui.app.views import DIM, MARKS, PLAYER_STYLES, Line, Piece, pieces_line
 from spit_tui.engine import Player, Variant
 from spit_tui.scene import Scene
 from spit_tui.story import FEED_LEN, TREND_LEN, FeedEntry
@@ -26,35 +27,31 @@ TREND_W = 1 + len(TREND_WORDS) + 5 * TREND_SHOWN
 DECK = 52
 
 
-def _blank(n: int) -> Line:
-    return (Segment(" " * n),) if n > 0 else ()
-
-
-def feed_text(
+def feed_pieces(
     entry: FeedEntry, names: tuple[str, str], width: int = FEED_W, four: bool = False
-) -> Text:
-    """One feed entry in words: "LEFT 7♥ → a", "RIGHT too late", "spit! 7♥ 9♠".
-    A long name is cut, never what happened. `four`: four-colour suits."""
+) -> list[Piece]:
+    """One feed entry in words: "LEFT 7♥ → a", "RIGHT too late", "spit! 7♥ 9♠",
+    as runs of text and style. A long name is cut, never what happened.
+    `four`: four-colour suits."""
     if entry.kind == "spit":
-        text = Text("spit!")
+        out: list[Piece] = [("spit!", None)]
         for c in entry.cards:
-            text.append(" ")
-            text.append_text(card_face(c, four))
-        return text
+            out += [(" ", None), face_text(c, four)]
+        return out
     p = entry.player
     assert p is not None
-    rest = Text()
+    rest: list[Piece] = []
     if entry.kind == "play":
-        rest.append(" ")
-        rest.append_text(card_face(entry.cards[0], four))
+        rest += [(" ", None), face_text(entry.cards[0], four)]
         if entry.pile is not None:
-            rest.append(f" → {'ab'[entry.pile]}")
+            rest.append((f" → {'ab'[entry.pile]}", None))
     elif entry.kind == "slap":
-        rest.append(f" slapped {'ab'[entry.pile or 0]}")
+        rest.append((f" slapped {'ab'[entry.pile or 0]}", None))
     else:
-        rest.append(" too late")
-    name = names[p][: max(1, width - rest.cell_len)]
-    return Text.assemble((name, PLAYER_STYLES[p]), rest)
+        rest.append((" too late", None))
+    rest_cells = sum(cell_len(text) for text, _ in rest)
+    name = names[p][: max(1, width - rest_cells)]
+    return [(name, PLAYER_STYLES[p]), *rest]
 
 
 def feed_lines(
@@ -89,13 +86,11 @@ def _feed_line(
     """One line of the feed. Cached per entry: a new entry moves the others down
     a line, and each is drawn once bright (the newest) and once dim, not on
     every key."""
-    text = feed_text(entry, names, centre_w, four) if entry is not None else Text()
+    pieces = feed_pieces(entry, names, centre_w, four) if entry is not None else []
     if dim:
-        text.stylize(DIM)
-    text.truncate(centre_w)
-    pad = centre_w - text.cell_len
-    text = Text.assemble(" " * (pad // 2), text, " " * (pad - pad // 2))
-    return styled([_blank(side_w) + to_line(text, centre_w) + _blank(side_w)], base)[0]
+        pieces = [(text, style + DIM if style else DIM) for text, style in pieces]
+    side = (Segment(" " * side_w, base),) if side_w > 0 else ()
+    return side + pieces_line(pieces, centre_w, base, centre=True) + side
 
 
 def bar_line(scene: Scene, base: Style, width: int, marks: bool = False) -> Line:
@@ -112,17 +107,23 @@ def bar_line(scene: Scene, base: Style, width: int, marks: bool = False) -> Line
     return _bar_line(held, scene.scores, target, scene.trend, scene.names, marks, base, width)
 
 
-def trend_text(trend: tuple[tuple[Player, int], ...]) -> Text:
+def trend_pieces(trend: tuple[tuple[Player, int], ...]) -> list[Piece]:
     """The trend in a field of TREND_W - 1 cells: "last rounds: ◂+20 ▸+25"
     (the newest last), each gain in its player's colour; blank before the
     first round ends."""
-    out = Text()
+    out: list[Piece] = []
     if trend:
-        out.append(TREND_WORDS, DIM)
+        out.append((TREND_WORDS, DIM))
         for p, n in trend[-TREND_SHOWN:]:
-            out.append(f" {MARKS[p]}+{n}", PLAYER_STYLES[p])
-    out.pad_right(TREND_W - 1 - out.cell_len)
+            out.append((f" {MARKS[p]}+{n}", PLAYER_STYLES[p]))
+    cells = sum(cell_len(text) for text, _ in out)
+    out.append((" " * (TREND_W - 1 - cells), None))
     return out
+
+
+def trend_text(trend: tuple[tuple[Player, int], ...]) -> Text:
+    """The trend as a Rich text (trend_pieces)."""
+    return Text.assemble(*((text, style or "") for text, style in trend_pieces(trend)))
 
 
 @lru_cache(maxsize=256)
@@ -137,31 +138,29 @@ def _bar_line(
     board_w: int,
 ) -> Line:
     lstyle, rstyle = PLAYER_STYLES
+    # built from runs of text (no Rich Text): the bar changes on every play
     if target:
-        left = Text.assemble((names[0], lstyle), f" {scores[0]}/{target} ")
-        right = Text.assemble(f" {scores[1]}/{target} ", (names[1], rstyle))
+        left = [(names[0], lstyle), (f" {scores[0]}/{target} ", None)]
+        right = [(f" {scores[1]}/{target} ", None), (names[1], rstyle)]
     else:
-        left = Text.assemble((names[0], lstyle), f" {held[0]:>2} ")
-        right = Text.assemble(f" {held[1]:<2} ", (names[1], rstyle))
-    tail = trend_text(trend)
+        left = [(names[0], lstyle), (f" {held[0]:>2} ", None)]
+        right = [(f" {held[1]:<2} ", None), (names[1], rstyle)]
+    labels = sum(cell_len(text) for text, _ in (*left, *right))
     # one cell a card where the names leave room for it
-    width = min(DECK, board_w - left.cell_len - right.cell_len - TREND_W)
+    width = min(DECK, board_w - labels - TREND_W)
     rfill = "▒" if marks else "█"
+    bar: list[Piece]
     if target:
         half = width // 2
         lf = min(half, round(scores[0] / target * half))
         rf = min(half, round(scores[1] / target * half))
-        bar = Text.assemble(
+        bar = [
             ("█" * lf, lstyle), ("·" * (half - lf), DIM), ("│", DIM),
             ("·" * (width - half - 1 - rf), DIM), (rfill * rf, rstyle),
-        )
+        ]
     else:
         lf = round(held[0] * width / DECK)
         rf = min(width - lf, round(held[1] * width / DECK))
-        mid = "·" * (width - lf - rf)
-        bar = Text.assemble(("█" * lf, lstyle), (mid, DIM), (rfill * rf, rstyle))
-    line = Text.assemble(left, bar, right, " ", tail)
-    line.truncate(board_w)
-    pad = (board_w - line.cell_len) // 2
-    line = Text.assemble(" " * max(0, pad), line)
-    return styled([to_line(line, board_w)], base)[0]
+        bar = [("█" * lf, lstyle), ("·" * (width - lf - rf), DIM), (rfill * rf, rstyle)]
+    return pieces_line([*left, *bar, *right, (" ", None), *trend_pieces(trend)], board_w, base,
+                       centre=True)

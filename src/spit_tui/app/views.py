@@ -4,6 +4,7 @@ that and the last "state key" it drew, and repaints when that key changes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 from rich.console import Console
@@ -209,6 +210,29 @@ def changed_span(
     total = line_length(new) if new_length is None else new_length
     x1 = max(x0, total - tail)
     return min(x0, width), min(max(x1, x0 + 1), width)
+
+
+Piece = tuple[str, Style | None]  # a run of text and its style (None: the widget's own)
+
+
+def pieces_line(pieces: Iterable[Piece], width: int, base: Style, centre: bool = False) -> Line:
+    """Runs of text as one line of exactly `width` cells in the widget's colours:
+    cut at `width`, then padded on the right (both sides, `centre`). The same
+    cells and colours as Rich's `Text.assemble(*pieces)` cut, padded and
+    `styled`, without building a Text: parts of the board redrawn on every play
+    are made this way (a Text costs about ten times as much)."""
+    segs = [Segment(text, base + style if style else base) for text, style in pieces if text]
+    cells = sum(seg.cell_length for seg in segs)
+    if cells > width:
+        segs = Segment.adjust_line_length(segs, width, base)
+        cells = width
+    lead = (width - cells) // 2 if centre else 0
+    tail = width - cells - lead
+    if lead:
+        segs.insert(0, Segment(" " * lead, base))
+    if tail:
+        segs.append(Segment(" " * tail, base))
+    return tuple(segs)
 
 
 def styled(lines: list[Line], base: Style) -> tuple[Line, ...]:
