@@ -21,7 +21,7 @@ from rich.text import Text
 
 from spit_tui.app.banner import banner
 from spit_tui.app.board import CENTRE_W, MESSAGE_W, BoardView
-from spit_tui.app.storylines import feed_text
+from spit_tui.app.storylines import feed_pieces
 from spit_tui.app.walkthrough import PAGES
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
@@ -76,7 +76,9 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
             messages.add((d.message, d.outcome))
         clock.advance(rng.choice(PACES))
         banners.update(line.plain for line in banner(table.scene())[1])
-        banners.update(feed_text(e, names).plain for e in table.story.feed)
+        banners.update(
+            "".join(text for text, _ in feed_pieces(e, names)) for e in table.story.feed
+        )
         if table.position.phase is Phase.OVER and rng.random() < 0.05:
             clock.advance(2.0)
             table.new_game(Game(options=options, seed=rng.getrandbits(32)))
