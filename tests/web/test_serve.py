@@ -420,3 +420,29 @@ def test_a_page_asking_for_a_room_that_is_no_code_is_refused_in_one_line() -> No
 )
 def test_bad_lobby_options_are_one_line_and_exit_2(args: list[str], words: str) -> None:
     one_line(serve("--port", "0", *args), 2, words)
+
+
+def test_each_open_page_keeps_its_seats_in_a_folder_of_its_own() -> None:
+    """Pages of one server shared one seat-token file: a page joining a room
+    tried the other page's kept token first, which takes that seat over when
+    the other page's game is slow to answer pings. Each open page gets the
+    lowest free page number and its folder; a page opened after one closed
+    gets that one's."""
+    from aiohttp.test_utils import make_mocked_request
+
+    from spit_tui.paths import state_dir
+    from spit_tui.web.lobby import PAGE, LobbyServer
+
+    with socket.socket() as sock:
+        server = LobbyServer(sock, 8, ("127.0.0.1", 7878))
+        with server.page_number() as a:
+            with server.page_number() as b:
+                assert (a, b) == (0, 1)
+            with server.page_number() as c, server.page_number() as d:
+                assert (c, d) == (1, 2)
+        with server.page_number() as e:
+            assert e == 0
+        request = make_mocked_request("GET", "/ws")
+        request[PAGE] = 2
+        command = server.page_command(request)
+    assert f"XDG_STATE_HOME={state_dir() / 'serve-pages' / '2'} " in command, command

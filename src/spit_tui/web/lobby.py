@@ -7,13 +7,23 @@ Each page runs `spit-tui join 127.0.0.1:PORT` against serve's own host (one
 stopped after the last), or against `--host`'s. A room made on a page shows
 the line that brings the other player: this server's address with
 `?join=CODE`, which opens a page straight in that room (`join HOST CODE`).
+
+Every page is the same person's (one machine, one user), but each page's game
+keeps its seat tokens in a state folder of its own (the lowest free page
+number's, as the SSH door does per guest): with one shared file, a page
+joining a room first tries the kept token of the other page's seat, which
+takes that seat over whenever the other page's game has not answered pings
+for a moment (a busy machine). A page opened again after one closed gets
+that folder, so its tokens take its seat back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import socket
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -28,6 +38,8 @@ if TYPE_CHECKING:
     from spit_tui.net.host import Host
 
 JOIN_QUERY = "join"  # the page address's ?join=CODE: straight into that room
+PAGES_FOLDER = "serve-pages"  # in the user's state folder: a folder per open page
+PAGE = web.RequestKey("page", int)  # the page's number while it is open
 
 
 class LobbyServer(GameServer):
@@ -44,6 +56,7 @@ class LobbyServer(GameServer):
         self.game_host = game_host
         self.options = options
         self.own: Host | None = None
+        self.open_pages: set[int] = set()  # the page numbers in use
 
     async def prepare(self) -> str | None:
         if self.game_host is not None:
@@ -69,6 +82,21 @@ class LobbyServer(GameServer):
         """The line a room made on a page shows ({code}: the room's code)."""
         return f"{self.public_url}/?{JOIN_QUERY}={{code}}"
 
+    @contextlib.contextmanager
+    def page_number(self) -> Iterator[int]:
+        """The lowest page number not in use, for as long as the page is open."""
+        page = min(set(range(len(self.open_pages) + 1)) - self.open_pages)
+        self.open_pages.add(page)
+        try:
+            yield page
+        finally:
+            self.open_pages.discard(page)
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        with self.page_number() as page:
+            request[PAGE] = page
+            return await super().handle_websocket(request)
+
     def page_command(self, request: web.Request) -> str:
         """`join HOST:PORT` (the lobby), or with the page's room code (from
         /ws/CODE, which the page asks for when its address has ?join=CODE)."""
@@ -84,8 +112,11 @@ class LobbyServer(GameServer):
             except UsageError as e:
                 print(f"{NAME}: a page asked for {escaped(str(e), 200)}; refused", file=sys.stderr)
                 raise web.HTTPBadRequest(text=f"{e}\n") from None
-        argv = [sys.executable, "-m", "spit_tui", *game]
-        return "exec " + shlex.join(["env", f"{INVITE_ENV}={self.invite()}", *argv])
+        from spit_tui.paths import state_dir
+
+        state = state_dir() / PAGES_FOLDER / str(request.get(PAGE, 0))
+        env = [f"{INVITE_ENV}={self.invite()}", f"XDG_STATE_HOME={state}"]
+        return "exec " + shlex.join(["env", *env, sys.executable, "-m", "spit_tui", *game])
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
