@@ -293,3 +293,20 @@ def test_any_unknown_keys_survive_a_save(unknown: dict[str, Any]) -> None:
     assert table.pop("suits") == "four"
     assert table == unknown
     path.unlink()
+
+
+def test_the_readme_documents_every_setting_and_the_order() -> None:
+    """README's table names each setting's key, flag and variable, as the resolver has them."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    section = readme[readme.index("### Settings") :]
+    assert "a **flag** on the command line\nwins over an **environment variable**" in section
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 4:
+            rows[cells[0].strip("`")] = cells
+    assert set(rows) == {s.key for s in SETTINGS}
+    for s in SETTINGS:
+        _, _, flag, env = rows[s.key]
+        assert (s.flag or "") in flag and (s.flag is None) == (flag == ""), s.key
+        assert (s.env or "") in env and (s.env is None) == (env == ""), s.key

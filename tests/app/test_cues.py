@@ -133,3 +133,25 @@ async def test_settings_changed_while_running_take_effect() -> None:
         await pilot.press("y", "q")
         assert rung == [1]
         assert app.game_screen.query_one("#board", BoardView).scene.lit == ()
+
+
+async def test_reduced_motion_reaches_the_helps_live_boards() -> None:
+    from appkit import key_for_action
+
+    from spit_tui.app.help import HelpScreen
+    from spit_tui.engine import Play, Player
+
+    for reduced in (False, True):
+        app = make_app(RACE)
+        app.use_settings(Settings(reduced_motion=reduced))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f1", "right")  # the first page with a live position
+            help_screen = app.screen
+            assert isinstance(help_screen, HelpScreen) and help_screen.table is not None
+            table = help_screen.table
+            play = next(a for a in table.game.legal_actions(Player.LEFT) if isinstance(a, Play))
+            await pilot.press(key_for_action(play))
+            await pilot.pause()
+            assert table.lit_piles() == (play.pile,)  # the help's table lights the pile
+            board = help_screen.query_one("#help-board", BoardView)
+            assert board.scene.lit == (() if reduced else (play.pile,))

@@ -670,6 +670,7 @@ class SpitApp(App[None]):
             help_screen = HelpScreen(
                 self.make_help_table, save_record=self.save_record, keymap=self.keymap
             )
+            help_screen.still = self.game_screen.still
             self.push_screen(help_screen)
 
     def save_record(self) -> str:

@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
+from spit_tui.app.cues import still
 from spit_tui.app.views import SceneView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
@@ -46,6 +47,7 @@ class HelpScreen(Screen[None]):
         keymap: KeyMap = US,
     ) -> None:
         super().__init__(id="help")
+        self.still = False  # reduced motion: the live boards drawn still (app/cues.py)
         self.make_table = make_table
         self.keymap = keymap  # the players' keys: the key page and every "Try it" name them
         self.save_record = save_record  # F2 on the key page: the game so far, for a bug report
@@ -107,7 +109,7 @@ class HelpScreen(Screen[None]):
             live.display = True
             scene = table.scene()
             for v in self.views:
-                v.show(scene)
+                v.show(still(scene) if self.still else scene)
         self.query_one("#help-nav", Static).update(
             Text.assemble(
                 ("← →", "bold"), " pages   ",
@@ -125,6 +127,8 @@ class HelpScreen(Screen[None]):
         if self.table is None:
             return
         scene = self.table.scene()
+        if self.still:  # reduced motion (app/cues.py)
+            scene = still(scene)
         for v in self.views:
             v.show(scene)
         page = PAGES[self.page]
