@@ -143,6 +143,27 @@ async def test_a_slow_drip_is_refused_after_the_frame_time() -> None:
         await read_frame(r, frame_s=0.05)
 
 
+async def test_one_timer_tells_a_quiet_line_from_a_slow_drip() -> None:
+    """With `until` (the host's idle or hello limit) one timer serves both
+    limits: no frame begun by then is a TimeoutError (the caller's silence);
+    a frame begun and not finished within frame_s is a drip; and a frame begun
+    just before `until` is still held to `until`, as two timers held it."""
+    loop = asyncio.get_running_loop()
+    quiet = reader_with(b"", eof=False)
+    t0 = loop.time()
+    with pytest.raises(TimeoutError):
+        await read_frame(quiet, frame_s=1.0, until=t0 + 0.05)
+    assert loop.time() - t0 < 0.5
+    drip = reader_with(encode(intent("a", 0))[:6], eof=False)
+    with pytest.raises(ProtocolError, match=r"not complete within 0\.05 s"):
+        await read_frame(drip, frame_s=0.05, until=loop.time() + 10.0)
+    late = reader_with(encode(intent("a", 0))[:6], eof=False)
+    with pytest.raises(TimeoutError):
+        await read_frame(late, frame_s=10.0, until=loop.time() + 0.05)
+    whole = reader_with(encode(intent("a", 0)))
+    assert check_client_message(await read_frame(whole, 0.05, loop.time() + 0.05) or b"")
+
+
 def test_our_own_messages_respect_the_cap() -> None:
     with pytest.raises(ValueError, match="cap"):
         encode({"type": "bye", "reason": "x" * MAX_FRAME})

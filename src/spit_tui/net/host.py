@@ -322,8 +322,7 @@ class Host:
                 limit = self.handshake_s if session.room is None else self.idle_s
                 deadline = loop.time() + limit
                 try:
-                    async with asyncio.timeout_at(deadline):
-                        body = await read_frame(reader, self.frame_s)
+                    body = await read_frame(reader, self.frame_s, deadline)
                 except TimeoutError:
                     if loop.time() - deadline > STALL_S:
                         # The host itself stood still (stopped, a laptop lid) past

@@ -84,24 +84,38 @@ def frame_length(header: bytes) -> int:
     return int(n)
 
 
-async def read_frame(reader: asyncio.StreamReader, frame_s: float = FRAME_S) -> bytes | None:
+async def read_frame(
+    reader: asyncio.StreamReader, frame_s: float = FRAME_S, until: float | None = None
+) -> bytes | None:
     """The next frame's body; None at a clean end of stream (between frames).
 
-    Waiting for a frame to begin has no limit here (the caller decides how long
-    a quiet connection may stay); once its first byte is in, the rest must
-    arrive within `frame_s`, so a client dripping a byte a second is closed."""
+    Waiting for a frame to begin has no limit here unless `until` (a loop time)
+    is given: TimeoutError if no frame has begun by then (the caller decides
+    how long a quiet connection may stay). Once its first byte is in, the rest
+    must arrive within `frame_s`, so a client dripping a byte a second is
+    closed. One timer serves both (the host reads every message this way: one
+    timer a message, not two)."""
+    loop = asyncio.get_running_loop()
+    dripping = False  # the frame's own limit is the one running
     try:
-        first = await reader.readexactly(1)
-    except asyncio.IncompleteReadError:
-        return None
-    try:
-        async with asyncio.timeout(frame_s):
-            header = first + await reader.readexactly(HEADER.size - 1)
-            return await reader.readexactly(frame_length(header))
-    except asyncio.IncompleteReadError:
-        raise ProtocolError("a message cut short") from None
+        async with asyncio.timeout_at(until) as timer:
+            try:
+                first = await reader.readexactly(1)
+            except asyncio.IncompleteReadError:
+                return None
+            due = loop.time() + frame_s
+            if until is None or due <= until:
+                dripping = True
+                timer.reschedule(due)
+            try:
+                header = first + await reader.readexactly(HEADER.size - 1)
+                return await reader.readexactly(frame_length(header))
+            except asyncio.IncompleteReadError:
+                raise ProtocolError("a message cut short") from None
     except TimeoutError:
-        raise ProtocolError(f"a message not complete within {frame_s:g} s") from None
+        if dripping:
+            raise ProtocolError(f"a message not complete within {frame_s:g} s") from None
+        raise
 
 
 # -- message shapes -----------------------------------------------------------------
