@@ -365,7 +365,8 @@ async def _screen_with(ws: aiohttp.ClientWebSocketResponse, text: bytes) -> byte
 
 def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_address() -> None:
     """`serve` alone: the lobby of its own host; New room shows the address
-    that opens a page in that room (?join=CODE), and that page is seated."""
+    that opens a page in that room (?join=CODE), and that page is seated; a
+    third page watches the room from the lobby."""
     served = _lobby()
 
     async def check() -> None:
@@ -380,7 +381,15 @@ def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_add
                                            origin=served.url)
             await _screen_with(second, b"pile a")
             await _screen_with(first, b"both press")  # the room has both seats
-            for ws in (first, second):
+            watcher = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
+                                            origin=served.url)
+            await _screen_with(watcher, b"Quick match")
+            await watcher.send_str(json.dumps(["stdin", "w"]))
+            await _screen_with(watcher, b"room code")
+            await watcher.send_str(json.dumps(["stdin", code + "\r"]))
+            await _screen_with(watcher, b"watching")  # the lobby's Watch, from a page
+            await _screen_with(first, b"1 watching")
+            for ws in (first, second, watcher):
                 await ws.close()
 
     try:
