@@ -8,7 +8,7 @@ The path a key takes: the browser's keydown, xterm.js, textual-serve's
 websocket, a pipe to the game process, the game's frame back through the pipe
 and the websocket, and xterm.js painting it. Each key is timed in the page on
 one clock (performance.now): from its keydown (a listener before xterm's) to
-xterm's onRender that first shows a changed screen (tests/web/browserkit.py
+xterm's onRender that first shows a changed screen (tests/testkit/browser.py
 says how the page is watched). spit-tui starts from latency.py's position, in
 which every key plays a card (left and right halves alternating); its header
 row is left out (the round clock changes it by itself). The echo app shows
@@ -34,10 +34,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests" / "web"))
+sys.path.insert(0, str(HERE.parent / "tests"))
 
 import latency  # noqa: E402
-from browserkit import Browser, Served, Timing, chromium, open_game  # noqa: E402
+from testkit.browser import Browser, Served, Timing, chromium, open_game  # noqa: E402
 from userdirs import temporary_user_dirs  # noqa: E402
 
 SETTLE_S = 0.08  # idle time between keys: each key is measured on its own

@@ -1,5 +1,5 @@
 """Key latency with the kitty keyboard protocol active, against plain bytes, in
-one pseudo-terminal that answers the protocol query (tests/keys/kittypty.py).
+one pseudo-terminal that answers the protocol query (tests/testkit/kittypty.py).
 
 spit-tui starts from latency.py's position, where every key plays a card. Each
 key is sent either as its plain character or as a kitty sequence (press with
@@ -24,10 +24,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests" / "keys"))
+sys.path.insert(0, str(HERE.parent / "tests"))
 
-from kittypty import KittyPty  # noqa: E402
 from latency import bench_position, percentile, spit_keys  # noqa: E402
+from testkit.kittypty import KittyPty  # noqa: E402
 
 SETTLE_S = 0.06
 

@@ -3,9 +3,10 @@ with --run-slow. Every test gets its own user directories (XDG variables), so
 no test reads or writes a real user's config, history or saved games, and
 SPIT_LAYOUT=us, so no game a test starts waits at the first-run check, and
 no COLUMNS or LINES from the shell or a parallel run's worker.
-The test kit (tests/testkit) and the app tests' kit (tests/app: appkit,
-tmuxkit) are importable from every test folder (pyproject's pytest
-`pythonpath`); `running_host` is a host on 127.0.0.1 for one test."""
+The one test kit (tests/testkit) is importable from every test folder, and
+the benchmark scripts from the tests that run them (pyproject's pytest
+`pythonpath`); `running_host` is a host on 127.0.0.1 for one test, and
+`terms` real terminals in tmux (testkit.terminals)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import pytest
 
 if TYPE_CHECKING:
     from spit_tui.net.host import Host
+
+pytest_plugins = ("testkit.terminals",)  # its `terms` fixture, for every folder
 
 XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from appkit import advance, key_for_action, keyable, press, screen_text
+from testkit.app import advance, key_for_action, keyable, press, screen_text
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp

@@ -4,7 +4,7 @@ game to its win, and a points game to its target."""
 from __future__ import annotations
 
 from appdriver import play_game
-from appkit import make_app
+from testkit.app import make_app
 
 from spit_tui.engine import Options, Phase, Player, Variant
 

@@ -3,7 +3,7 @@ stale keys (D13), lost races, the single pile, manual flip."""
 
 from __future__ import annotations
 
-from appkit import advance, make_app, post_keys, press, screen_text, settle
+from testkit.app import advance, make_app, post_keys, press, screen_text, settle
 
 from spit_tui.app.board import BoardView
 from spit_tui.engine import Options, Phase, Player, format_action

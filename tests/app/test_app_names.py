@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from appkit import advance, key_for_action, make_app, press, screen_text
+from testkit.app import advance, key_for_action, make_app, press, screen_text
 from textual.widgets import Input
 
 from spit_tui.app.banner import Banner

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from appkit import advance, make_app, press, screen_text
+from testkit.app import advance, make_app, press, screen_text
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from appkit import advance, key_for_action, make_app, press, screen_text
+from testkit.app import advance, key_for_action, make_app, press, screen_text
 
 from spit_tui import cli
 from spit_tui.app import SpitApp

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from appkit import advance, key_for_action, make_app, press, screen_text
+from testkit.app import advance, key_for_action, make_app, press, screen_text
 
 from spit_tui.app import SpitApp
 from spit_tui.clock import VirtualClock

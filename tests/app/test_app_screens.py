@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from appkit import advance, make_app, press, screen_text, settle
+from testkit.app import advance, make_app, press, screen_text, settle
 
 from spit_tui.app import SpitApp
 from spit_tui.app.help import HelpScreen

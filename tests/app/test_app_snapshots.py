@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from appkit import advance, make_app, press
+from testkit.app import advance, make_app, press
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp

@@ -5,7 +5,7 @@ the human's."""
 from __future__ import annotations
 
 import pytest
-from appkit import screen_text, settle
+from testkit.app import screen_text, settle
 
 from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerMode, computer_app

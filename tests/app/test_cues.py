@@ -5,7 +5,7 @@ by keys pressed through the app's one key path."""
 from __future__ import annotations
 
 import pytest
-from appkit import advance, make_app, screen_text, settle
+from testkit.app import advance, make_app, screen_text, settle
 
 from spit_tui.app import SpitApp
 from spit_tui.app.banner import Banner

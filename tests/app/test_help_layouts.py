@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from appkit import make_app, press, screen_text, settle
+from testkit.app import make_app, press, screen_text, settle
 from textual.pilot import Pilot
 
 from spit_tui.app.help import HelpScreen

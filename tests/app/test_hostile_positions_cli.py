@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from appkit import make_app, screen_text, settle
+from testkit.app import make_app, screen_text, settle
 
 from spit_tui import cli
 from spit_tui.engine import full_deck

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from appkit import make_app, press
 from rich.color import Color as RichColor
+from testkit.app import make_app, press
 from testkit.screen import screen_text
 
 from spit_tui.app import SpitApp

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from appkit import make_app
 from test_app_snapshots import (
     OVER,
     SLAP,
@@ -21,6 +20,7 @@ from test_app_snapshots import (
     _over,
     _vs_computer,
 )
+from testkit.app import make_app
 
 from spit_tui.app import SpitApp
 from spit_tui.engine import Options, Variant

@@ -4,9 +4,9 @@ as a player would (Ctrl+P, a name typed, Enter), and the themes it offers."""
 from __future__ import annotations
 
 import pytest
-from appkit import advance, make_app, press, screen_text
 from rich.segment import Segment
 from rich.style import Style
+from testkit.app import advance, make_app, press, screen_text
 from textual import events
 from textual.color import Color
 from textual.command import CommandPalette

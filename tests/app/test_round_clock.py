@@ -5,7 +5,7 @@ time source the test moves, so those seconds really pass for the app."""
 
 from __future__ import annotations
 
-from appkit import settle
+from testkit.app import settle
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp

@@ -9,9 +9,9 @@ import re
 import tomllib
 
 import pytest
-from appkit import make_app
 from rich.segment import Segment
 from rich.style import Style
+from testkit.app import make_app
 from textual.color import Color
 from textual.pilot import Pilot
 

@@ -9,7 +9,7 @@ import tomllib
 from typing import Any
 
 import pytest
-from appkit import advance, make_app, press, screen_text
+from testkit.app import advance, make_app, press, screen_text
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp

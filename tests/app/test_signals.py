@@ -11,7 +11,7 @@ from types import FrameType, SimpleNamespace
 from typing import Any
 
 import pytest
-from appkit import settle
+from testkit.app import settle
 
 from spit_tui.app import SpitApp
 from spit_tui.app.computer import PASS_KEYS, ComputerMode, computer_app

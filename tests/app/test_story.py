@@ -4,7 +4,7 @@ under NO_COLOR), the feed by the piles, and the tug-of-war bar with its trend.""
 from __future__ import annotations
 
 import pytest
-from appkit import advance, make_app, press
+from testkit.app import advance, make_app, press
 
 from spit_tui.app.board import BoardView
 from spit_tui.app.storylines import TREND_W

@@ -16,8 +16,8 @@ import re
 from functools import cache
 
 import pytest
-from appkit import key_for_action, make_app
 from rich.text import Text
+from testkit.app import key_for_action, make_app
 
 from spit_tui.app.banner import banner
 from spit_tui.app.board import CENTRE_W, MESSAGE_W, BoardView

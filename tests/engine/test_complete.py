@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from enginekit import L, R, invariants, play_out
+from testkit.engine import L, R, invariants, play_out
 
 from spit_tui.engine import (
     Game,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from enginekit import L, R, game, oracle_stuck, play_out, refused
+from testkit.engine import L, R, game, oracle_stuck, play_out, refused
 
 from spit_tui.engine import (
     EndReason,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import warnings
 
-from enginekit import ROUND_CAP, play_out
 from hypothesis import given
 from hypothesis import strategies as st
+from testkit.engine import ROUND_CAP, play_out
 
 from spit_tui.engine import (
     Game,

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
-from enginekit import L, R, invariants, oracle_legal_count, random_legal
+from testkit.engine import L, R, invariants, oracle_legal_count, random_legal
 
 from spit_tui.engine import (
     Game,

@@ -13,10 +13,10 @@ import contextlib
 import random
 
 import pytest
-from enginekit import L, R, fill_text, game, pos
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positionkit import (
+from testkit.engine import L, R, fill_text, game, pos
+from testkit.positions import (
     STATE_EDITS,
     accepted,
     mutated,

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from enginekit import L, R, game
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testkit.engine import L, R, game
 
 from spit_tui.engine import (
     Action,

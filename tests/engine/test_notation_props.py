@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from enginekit import pos
 from hypothesis import given
 from hypothesis import strategies as st
-from positionkit import reached
+from testkit.engine import pos
+from testkit.positions import reached
 
 from spit_tui.engine import (
     Fill,

@@ -7,10 +7,10 @@ import itertools
 import random
 
 import pytest
-from enginekit import play_out
 from hypothesis import given
 from hypothesis import strategies as st
 from test_notation_props import actions  # every kind of action, both players
+from testkit.engine import play_out
 
 from spit_tui.engine import (
     Game,

@@ -6,7 +6,7 @@ the brief lists.
 
 from __future__ import annotations
 
-from enginekit import L, R, game, oracle_stuck, refused
+from testkit.engine import L, R, game, oracle_stuck, refused
 
 from spit_tui.engine import (
     EndReason,

@@ -1,7 +1,7 @@
 """One or more tests per R-rule of spit-rules.md (R1-R20).
 
 Positions are notation strings; `*` is "the rest of the deck" and `#N` "the
-next N unused cards" (see enginekit), so each test spells only what matters.
+next N unused cards" (see testkit/engine.py), so each test spells only what matters.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from enginekit import L, R, game, oracle_stuck, ranks_touch, refused
+from testkit.engine import L, R, game, oracle_stuck, ranks_touch, refused
 
 from spit_tui.engine import (
     EndReason,

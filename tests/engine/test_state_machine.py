@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from enginekit import L, R, invariants, oracle_legal, pos
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from testkit.engine import L, R, invariants, oracle_legal, pos
 
 from spit_tui.engine import (
     Action,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from appkit import make_app, screen_text, settle
+from testkit.app import make_app, screen_text, settle
 
 from spit_tui import cli
 from spit_tui.keys import config

@@ -3,7 +3,7 @@ reserved key refused, the file written and the one key table changed."""
 
 from __future__ import annotations
 
-from appkit import make_app, screen_text, settle
+from testkit.app import make_app, screen_text, settle
 
 from spit_tui.engine import Player
 from spit_tui.keys import config

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from kittypty import KittyPty
+from testkit.kittypty import KittyPty
 
 POSITION = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
 

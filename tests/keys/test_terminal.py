@@ -5,7 +5,7 @@ the driver's path into the app (Textualize/textual#6417 is what we work around).
 from __future__ import annotations
 
 import pytest
-from appkit import make_app, settle
+from testkit.app import make_app, settle
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.keys import Keys

@@ -77,7 +77,7 @@ def test_both_players_are_told_when_a_seats_pings_are_unusual() -> None:
 
 
 async def test_through_real_sockets_the_kernel_proves_the_cheater_near() -> None:
-    from cheatkit import cheat_races
+    from testkit.cheat import cheat_races
 
     wins, holds = await cheat_races(own_seat=False)
     assert holds[Player.LEFT] <= 0.015, holds  # was 0.145: pings 290 ms late
@@ -85,7 +85,7 @@ async def test_through_real_sockets_the_kernel_proves_the_cheater_near() -> None
 
 
 async def test_the_hosts_own_seat_is_not_held_for_a_cheater() -> None:
-    from cheatkit import cheat_races
+    from testkit.cheat import cheat_races
 
     wins, holds = await cheat_races(own_seat=True)
     assert holds[Player.LEFT] <= 0.015, holds

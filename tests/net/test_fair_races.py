@@ -10,28 +10,20 @@ cores it lost a race to the machine, not to the hold."""
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from spit_tui.engine import Player
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 @pytest.fixture
 def fairness(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCH))
-    try:
-        import fairness as module
+    import fairness as module  # benchmarks/fairness.py (pyproject's pytest pythonpath)
 
-        monkeypatch.setattr(module, "WARM_S", 2.0)  # four pings a seat: enough to hold right
-        yield module
-    finally:
-        sys.path.remove(str(BENCH))
+    monkeypatch.setattr(module, "WARM_S", 2.0)  # four pings a seat: enough to hold right
+    yield module
 
 
 def plan(kind: str, n: int, first: Player | None, gaps: tuple[float, float],

@@ -9,7 +9,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from netkit import Recorder, join, lobby
+from testkit.lobby import Recorder, join, lobby
 
 from spit_tui.net.session import Session
 

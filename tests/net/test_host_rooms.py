@@ -10,7 +10,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from joinkit import FAST, until
+from testkit.join import FAST, until
 
 from spit_tui.engine import Phase, Play, Player
 from spit_tui.keys.intent import Row, intent_for

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from test_join_tmux import Terminals, terms  # noqa: F401  (the fixture)
+from testkit.terminals import Terminals
 
 
 def _pid_of(db: Path) -> int:
@@ -32,7 +32,7 @@ def _pid_of(db: Path) -> int:
 
 
 def test_sigterm_to_a_host_with_a_seat_quits_its_board_and_keeps_the_game(
-    terms: Terminals,  # noqa: F811
+    terms: Terminals,
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "h.sqlite3"

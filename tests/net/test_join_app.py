@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from joinkit import FAST, public_cards, seated, shown_cards, until
+from testkit.join import FAST, public_cards, seated, shown_cards, until
 
 from spit_tui.app.banner import Banner
 from spit_tui.engine import Phase, Play, Player

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from netkit import Recorder, join, lobby
+from testkit.lobby import Recorder, join, lobby
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp

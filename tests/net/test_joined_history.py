@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from joinkit import FAST, until
-from netkit import body, join, lobby
 from test_room_history import NEAR_END, NearEndHost, rows
+from testkit.join import FAST, until
+from testkit.lobby import body, join, lobby
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Options, Play, Player, format_record, parse_position

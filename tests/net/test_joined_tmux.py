@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_join_tmux import Terminals, ThreadHost
 from test_room_history import NEAR_END, rows
+from testkit.terminals import Terminals, ThreadHost
 
 from spit_tui.engine import Game, Options, Play, Player, parse_position
 

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from netkit import lobby
+from testkit.lobby import lobby
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Player

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from netkit import Recorder, body, join, lobby
+from testkit.lobby import Recorder, body, join, lobby
 
 from spit_tui.net.protocol import VERSION, ProtocolError, check_client_message, hello
 from spit_tui.net.session import Session

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from cheatkit import RawSeat
 from simnet import SimRoom
+from testkit.cheat import RawSeat
 
 from spit_tui.engine import Game, Player, complete_position, parse_position
 from spit_tui.keys.gate import REPEAT_S, STALE_S

@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from joinkit import FAST, until
+from testkit.join import FAST, until
 
 from spit_tui.engine import Game, Options, parse_position
 from spit_tui.net.client import Client, JoinRefused, play_as_bot

@@ -6,7 +6,7 @@ since at a few hundred rooms the views are most of the host's time
 from __future__ import annotations
 
 import pytest
-from netkit import FrameRecorder, Recorder, body, join, lobby
+from testkit.lobby import FrameRecorder, Recorder, body, join, lobby
 
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from netkit import lobby
+from testkit.lobby import lobby
 
 from spit_tui.engine import (
     SLOTS,

@@ -8,7 +8,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from netkit import lobby
+from testkit.lobby import lobby
 
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from netkit import cards_in, join, lobby, visible_cards
+from testkit.lobby import cards_in, join, lobby, visible_cards
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Options, Phase, Player, Ready, Slot, Variant

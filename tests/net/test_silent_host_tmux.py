@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_join_tmux import Terminals
+from testkit.terminals import Terminals
 
 from spit_tui.net.seatproto import IDLE_S
 

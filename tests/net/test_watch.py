@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from netkit import FrameRecorder, Recorder, body, cards_in, join, lobby, visible_cards
+from testkit.lobby import FrameRecorder, Recorder, body, cards_in, join, lobby, visible_cards
 
 from spit_tui.engine import Player
 from spit_tui.net.room import MAX_WATCHERS

@@ -8,7 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from botkit import table_at, vclock
+from testkit.bots import table_at, vclock
 
 from spit_tui.engine import Options, Player, Slap
 from spit_tui.players.auto import AUTO, AutoLevel, auto_label, stored_reaction_times

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from botkit import L, R, run_until_decision, seat, sharp, table_at, vclock
+from testkit.bots import L, R, run_until_decision, seat, sharp, table_at, vclock
 
 from spit_tui.engine import Game, Phase, Play, Player, Position, Ready, Side, Slot, full_deck
 from spit_tui.players.bot import Bot

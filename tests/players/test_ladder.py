@@ -8,7 +8,7 @@ import itertools
 import random
 
 import pytest
-from botkit import R, table_at
+from testkit.bots import R, table_at
 
 from spit_tui.engine import Options, Player
 from spit_tui.keys.gate import earliest_reaction

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from botkit import L, R
+from testkit.bots import L, R
 
 from spit_tui.engine import Fill, Play, Slap, parse_position
 from spit_tui.players.bot import make_policy

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from botkit import L, R
+from testkit.bots import L, R
 
 from spit_tui.engine import Fill, Phase, Play, parse_position
 from spit_tui.players.view import must_say_spit, play_actions, still_legal, view_of

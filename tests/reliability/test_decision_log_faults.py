@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from ptykit import BOARD, PtyGame, game_env, run_refused
+from testkit.ptygame import BOARD, PtyGame, game_env, run_refused
 
 from spit_tui.clock import VirtualClock
 from spit_tui.decision_log import DecisionLog

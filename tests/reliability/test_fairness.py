@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import random
 
-from appkit import make_app
-from relkit import DriverInput, flush
+from testkit.app import make_app
+from testkit.board import DriverInput, flush
 
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Phase, Player, complete_position, parse_position

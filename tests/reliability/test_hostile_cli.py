@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from ptykit import BOARD, PtyGame, game_env, run_refused
+from testkit.ptygame import BOARD, PtyGame, game_env, run_refused
 
 HAS_DEV_FULL = os.path.exists("/dev/full")
 RESTORES = (b"\x1b[?1049l", b"\x1b[?25h")  # leave the alternate screen; show the cursor

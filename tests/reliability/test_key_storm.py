@@ -46,10 +46,10 @@ import time
 from collections.abc import Iterable
 
 import pytest
-from appkit import key_for_action, make_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from relkit import DriverInput, board_problems, flush, invariants, read_board
+from testkit.app import key_for_action, make_app
+from testkit.board import DriverInput, board_problems, flush, invariants, read_board
 from textual import events
 from textual.pilot import Pilot
 

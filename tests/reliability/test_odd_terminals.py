@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 import pytest
-from appkit import make_app, settle
-from relkit import board_problems, read_board, screen_lines
 from rich.segment import Segment
 from rich.style import Style
+from testkit.app import make_app, settle
+from testkit.board import board_problems, read_board, screen_lines
 from textual.color import Color
 from textual.filter import Monochrome, NoColor
 

@@ -27,8 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from appkit import wait_for_text
-from tmuxkit import TmuxServer, gone
+from testkit.app import wait_for_text
+from testkit.tmux import TmuxServer, gone
 
 pytestmark = [
     pytest.mark.slow,

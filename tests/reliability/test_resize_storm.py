@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from appkit import make_app
-from relkit import DriverInput, board_problems, flush, invariants, read_board, screen_lines
+from testkit.app import make_app
+from testkit.board import DriverInput, board_problems, flush, invariants, read_board, screen_lines
 from textual import events
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.geometry import Size

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from appkit import wait_for_text
-from tmuxkit import TmuxServer, gone, process_state
+from testkit.app import wait_for_text
+from testkit.tmux import TmuxServer, gone, process_state
 
 pytestmark = [pytest.mark.slow]
 

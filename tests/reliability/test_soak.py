@@ -25,7 +25,7 @@ from array import array
 from dataclasses import dataclass, field
 
 import pytest
-from relkit import board_problems, flush, invariants, read_board
+from testkit.board import board_problems, flush, invariants, read_board
 
 from spit_tui.app import SpitApp
 from spit_tui.app.computer import ComputerMode, computer_app

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from sshkit import BOUND_S, CODE, connect, game_pid, served
+from testkit.ssh import BOUND_S, CODE, connect, game_pid, served
 
 from spit_tui.ssh.admission import Admission, read_authorized
 from spit_tui.ssh.server import RESTORE

@@ -21,16 +21,13 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "net"))
-from test_join_tmux import Terminals, ThreadHost, choose, phase_mark  # the join tests' kit
+from testkit.terminals import Terminals, ThreadHost, choose, phase_mark
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("ssh") is None, reason="needs tmux and ssh"

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from storekit import stored_match
+from testkit.store import stored_match
 
 from spit_tui.engine import Player
 from spit_tui.store.bests import ANYONE, GameRow, bests_of, by_opponent, fallen, game_rows

@@ -9,8 +9,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from storekit import rows, stored_match
 from test_resume_store import stop_a_game
+from testkit.store import rows, stored_match
 
 from spit_tui import cli
 from spit_tui.store import history as history_module

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from storekit import rows, stored_match
+from testkit.store import rows, stored_match
 
 from spit_tui import cli
 from spit_tui.engine import parse_record, replay_record

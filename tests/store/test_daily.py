@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from storekit import stored_match
+from testkit.store import stored_match
 
 from spit_tui import cli, dailycmd
 from spit_tui.engine import Game, Player

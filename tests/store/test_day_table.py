@@ -8,7 +8,7 @@ import sqlite3
 from datetime import date
 from pathlib import Path
 
-from storekit import stored_match
+from testkit.store import stored_match
 
 from spit_tui.engine import Player
 from spit_tui.players.ladder import HUMANS

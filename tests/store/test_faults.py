@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from storekit import rows, stored_match
+from testkit.store import rows, stored_match
 
 from spit_tui.store import db
 from spit_tui.store.history import HistoryWriter

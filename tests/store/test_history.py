@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from storekit import rows, stored_match
+from testkit.store import rows, stored_match
 
 from spit_tui.engine import Options, Variant, format_position, parse_record, replay_record
 from spit_tui.store import db

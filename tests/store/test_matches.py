@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from storekit import rows
+from testkit.store import rows
 
 from spit_tui.engine import Player
 from spit_tui.match import Match

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from storekit import stored_match
+from testkit.store import stored_match
 
 from spit_tui import crash, paths
 from spit_tui.engine import Options, Record

@@ -12,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from storekit import rows
+from testkit.store import rows
 
 from spit_tui.engine import format_position, parse_record, replay_record
 
-KIT = Path(__file__).with_name("storekit.py")
+KIT = Path(__file__).resolve().parents[1] / "testkit" / "store.py"
 
 
 def _spawn(path: Path, first_seed: int, games: int) -> subprocess.Popen[str]:

@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from storekit import rows, stored_match
 from test_resume_store import resume_and_finish, stop_a_game
+from testkit.store import rows, stored_match
 
 from spit_tui.engine import Player
 from spit_tui.store import db, rated

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from storekit import stored_match
 from test_resume_store import stop_a_game
-from tmuxkit import TmuxServer
+from testkit.store import stored_match
+from testkit.tmux import TmuxServer
 
 from spit_tui import cli
 from spit_tui.store import db

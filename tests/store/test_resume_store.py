@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from storekit import rows
+from testkit.store import rows
 
 from spit_tui import cli
 from spit_tui.clock import VirtualClock

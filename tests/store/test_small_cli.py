@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from storekit import stored_match
+from testkit.store import stored_match
 
 from spit_tui import cli
 

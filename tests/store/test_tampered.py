@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from storekit import rows, stored_match
 from test_resume_store import stop_a_game
+from testkit.store import rows, stored_match
 
 from spit_tui import cli
 from spit_tui.store import db

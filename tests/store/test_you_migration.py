@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from storekit import rows, stored_match
+from testkit.store import rows, stored_match
 
 from spit_tui.engine import Player
 from spit_tui.store import db, rated

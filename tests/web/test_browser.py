@@ -1,5 +1,5 @@
 """Issue 14 item 6 in a real browser: `spit-tui serve` and Debian's headless
-Chromium, driven over the DevTools protocol (browserkit.py). The page loads
+Chromium, driven over the DevTools protocol (testkit/browser.py). The page loads
 nothing from outside 127.0.0.1, the board shows, keys from both halves of the
 keyboard play cards, and each key's key-to-screen time is recorded (the
 figures with more keys: benchmarks/browser_latency.py). About 3 s."""
@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from browserkit import Browser, Page, Served, chromium, open_game, outside
+from testkit.browser import Browser, Page, Served, chromium, open_game, outside
 
 pytestmark = pytest.mark.skipif(
     chromium() is None,

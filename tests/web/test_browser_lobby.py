@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserkit import Browser, Page, Served, chromium, outside
+from testkit.browser import Browser, Page, Served, chromium, outside
 
 from spit_tui.net.host import Host
 from spit_tui.table import Table

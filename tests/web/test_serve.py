@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 import pytest
-from browserkit import Served
+from testkit.browser import Served
 
 from spit_tui.terminal import terminal_problem, uses_web_driver
 from spit_tui.web.serve import game_args_problem

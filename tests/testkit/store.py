@@ -65,7 +65,7 @@ class TellingWriter(HistoryWriter):
 
 
 def main(argv: list[str]) -> int:
-    """`python storekit.py DB FIRST_SEED GAMES`: store bot matches into DB, one after
+    """`python tests/testkit/store.py DB FIRST_SEED GAMES`: store bot matches into DB, one after
     another, saying what was stored after each commit (for the process tests)."""
     import sys
 

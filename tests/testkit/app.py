@@ -6,8 +6,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from testkit.screen import screen_text, settle
-from testkit.table import position_of
 from textual import events
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
@@ -25,6 +23,8 @@ from spit_tui.engine import (
 from spit_tui.keys.intent import intent_for
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.table import Table
+from testkit.screen import screen_text, settle
+from testkit.table import position_of
 
 __all__ = ["screen_text", "settle"]  # the screen reader's home is testkit.screen
 

@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from enginekit import invariants  # the engine tests' kit (pyproject's pytest pythonpath)
 from rich.cells import cell_len
 from rich.console import Console
 from textual import events
@@ -27,6 +26,7 @@ from textual.pilot import Pilot
 
 from spit_tui.engine import Card, Phase, Position, card
 from spit_tui.engine.cards import SUIT_SYMBOLS
+from testkit.engine import invariants  # the engine tests' kit (pyproject's pytest pythonpath)
 
 __all__ = ["DriverInput", "board_problems", "flush", "invariants", "read_board", "screen_lines"]
 

@@ -1,1 +1,0 @@
-"""The history tests import their helpers from this folder (storekit.py)."""
