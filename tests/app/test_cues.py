@@ -136,7 +136,7 @@ async def test_settings_changed_while_running_take_effect() -> None:
 
 
 async def test_reduced_motion_reaches_the_helps_live_boards() -> None:
-    from appkit import key_for_action
+    from testkit.app import key_for_action
 
     from spit_tui.app.help import HelpScreen
     from spit_tui.engine import Play, Player

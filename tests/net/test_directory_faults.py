@@ -249,7 +249,7 @@ def test_a_dead_hosts_player_in_a_real_terminal_gets_one_line(tmp_path: Path) ->
 
     if shutil.which("tmux") is None:
         pytest.skip("needs tmux")
-    from test_join_tmux import Terminals
+    from testkit.terminals import Terminals
 
     terms = Terminals(tmp_path)
     try:
