@@ -106,12 +106,17 @@ class Load:
         self.stop = asyncio.Event()
         self.done_samples: list[tuple[float, float]] = []
 
-    async def slot(self) -> None:
+    async def seats(self, i: int) -> list[TimedClient]:
+        """Slot `i`'s next room and its two seats (benchmarks/directory.py
+        spreads them over several hosts)."""
+        code = await Client.new_room("127.0.0.1", self.port)
+        return [await TimedClient.join("127.0.0.1", self.port, code) for _ in range(2)]
+
+    async def slot(self, i: int) -> None:
         level = LEVELS["expert"]
         while not self.stop.is_set():
             try:
-                code = await Client.new_room("127.0.0.1", self.port)
-                seats = [await TimedClient.join("127.0.0.1", self.port, code) for _ in range(2)]
+                seats = await self.seats(i)
             except Exception as e:  # the host refused or is gone: say so in the report
                 self.failures.append(str(e)[:100])
                 await asyncio.sleep(1.0)
@@ -133,7 +138,7 @@ class Load:
 
     def grow(self, n: int) -> None:
         while len(self.tasks) < n:
-            self.tasks.append(asyncio.create_task(self.slot()))
+            self.tasks.append(asyncio.create_task(self.slot(len(self.tasks))))
             # rooms arrive over a moment, not all at one instant
 
     def samples_since(self, t0: float) -> list[float]:
@@ -175,12 +180,12 @@ def pct(xs: list[float], q: float) -> float | None:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def load_process(port: int, seed: int) -> None:
+async def load_process(port: int, seed: int, load: Load | None = None) -> None:
     """One load process (--load): grows to the rooms it is told on stdin
     ("grow N"), and answers "report T0" with its presses' round trips and its
     loop's lateness since T0 (time.monotonic is one clock for all processes);
-    ends when stdin closes."""
-    load = Load(port, seed)
+    ends when stdin closes. `load`: the rooms' Load (one host's, if none)."""
+    load = load or Load(port, seed)
     lags: list[tuple[float, float]] = []
     probe = asyncio.create_task(lag_probe(lags))
     loop = asyncio.get_running_loop()

@@ -48,7 +48,8 @@ async def hosts(
 
 def entry(**changes: Any) -> dict[str, Any]:
     e = {"id": "0123456789abcdef", "host": "127.0.0.1", "port": 7878, "free": 1, "away": 0,
-         "watchers": 0, "variant": "standard", "target": 100, "manual_flip": False}  # fmt: skip
+         "watchers": 0, "variant": "standard", "target": 100, "manual_flip": False,
+         "made": True}  # fmt: skip
     return {**e, **changes}
 
 

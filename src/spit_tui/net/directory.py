@@ -48,6 +48,7 @@ class Entry:
     variant: str
     target: int
     manual_flip: bool
+    made: bool  # False: a code claimed ahead for a room not made yet (not a room to list)
 
     def wire(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
@@ -67,6 +68,7 @@ ENTRY_FIELDS = {
     "variant": one_of("standard", "points"),
     "target": int_in(1, 10_000),
     "manual_flip": boolean,
+    "made": boolean,
 }
 _is_entry = shaped(ENTRY_FIELDS)
 

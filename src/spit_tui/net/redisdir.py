@@ -28,6 +28,7 @@ given `--directory`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import re
 import secrets
@@ -51,7 +52,7 @@ from .directory import (
 from .protocol import refused
 from .room import Lobby, Room, new_code
 
-POOL = 8  # codes claimed ahead for new rooms
+POOL = 4  # codes claimed ahead for new rooms (each is an entry to renew)
 TIMEOUT_S = 1.0  # a Redis call that takes longer has failed (the directory is not reachable)
 CHUNK = 200  # entries per script call
 QUICK_POPS = 20  # stale codes one quick match may skip
@@ -143,6 +144,7 @@ class RedisDirectory:
         self.up: bool | None = None  # None until the first answer (or failure)
         self.traffic = 0  # Redis calls made (benchmarks/directory.py reads it)
         self._forced: str | None = None
+        self._made = asyncio.Event()  # a room was made: sync now, not at the next tick
         self._held: set[str] = set()  # codes a quick match is queueing: not ended
         self._told: dict[str, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -171,7 +173,10 @@ class RedisDirectory:
 
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self.tick_s)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.tick_s):
+                    await self._made.wait()  # a new room is listed as one at once
+            self._made.clear()
             await self.sync()
 
     async def close(self) -> None:
@@ -225,7 +230,7 @@ class RedisDirectory:
             watchers, options = len(room.watchers), room.table.game.options
         return Entry(
             self.id, self.host, self.port, free, away, watchers,
-            str(options.variant), options.target, options.manual_flip,
+            str(options.variant), options.target, options.manual_flip, room is not None,
         )  # fmt: skip
 
     async def sync(self) -> None:
@@ -238,7 +243,7 @@ class RedisDirectory:
         states: dict[str, tuple[Any, ...]] = {}
         for code, room in rooms.items():
             e = self.entry(room)
-            state = states[code] = (e.free, e.away, e.watchers)
+            state = states[code] = (e.free, e.away, e.watchers, e.made)
             old = self.written.get(code)
             if old is None or old[0] != state or now - old[1] >= self.renew_s:
                 due[code] = e
@@ -296,10 +301,11 @@ class RedisDirectory:
         for code, ok in zip(codes, got, strict=True):
             if ok and code not in self.lobby.rooms:
                 self.pool.append(code)
-                self.written[code] = ((2, 0, 0), now)
+                self.written[code] = ((2, 0, 0, False), now)
 
     def take_code(self) -> str:
         """The code for a new room (the host's hook: Lobby.take_code)."""
+        self._made.set()
         if self._forced is not None:
             code, self._forced = self._forced, None
             return code
