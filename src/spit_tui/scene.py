@@ -96,7 +96,8 @@ class Scene:
     waiting: str | None = None  # the seat a host waits for (by name), if any
     # what only the screen's own table knows (never on the wire)
     fresh: bool = True  # nothing has been played in this game yet
-    away: str | None = None  # the game waits for this (a seat, a resumed game's players)
+    held: bool = False  # a resumed game waits for its players before its clocks run
+    away: str | None = None  # a remote seat's game waits for this (a seat, the line)
     away_hint: str = ""
     offer: str = ""  # a stopped game the opening banner offers to resume
     figures: str = ""  # the finished game's figures beside the players' records

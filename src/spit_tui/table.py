@@ -278,19 +278,6 @@ class Table:
             return (a.player, a.slot)
         return None
 
-    @property
-    def away(self) -> str | None:
-        """Who the game waits for to come back (a remote seat), or None: at one
-        keyboard nobody is away, but a resumed game waits for its players."""
-        return "Back where you stopped" if self.shown.held else None
-
-    @property
-    def away_hint(self) -> str:
-        """The line under `away`."""
-        if self.shown.held:
-            return "Enter: play on (the clocks wait until then)"
-        return "The game is paused: it goes on where it stopped."
-
     def ready_flags(self) -> tuple[bool, bool]:
         """Who has said "spit" (a ready whose spit is counting down counts)."""
         sides = self.game.position.sides
@@ -348,8 +335,7 @@ class Table:
             countdown_s=self.countdown_s,
             stuck=shown.stuck_shown,
             fresh=not self.game.log,
-            away=self.away,
-            away_hint=self.away_hint,
+            held=shown.held,
             offer=shown.offer,
             figures=shown.figures,
             match=self.match_line,

@@ -17,6 +17,7 @@ WAIT = Style(color="bright_black")
 
 
 OVER_KEYS = "Enter: new game  ·  Ctrl+Q: quit"  # at one keyboard; each app may say its own
+HELD_KEYS = "Enter: play on (the clocks wait until then)"  # a resumed game, held (app: Enter)
 
 
 def _ready_line(scene: Scene, who: tuple[Player, ...]) -> Text:
@@ -103,6 +104,8 @@ def banner(
 ) -> tuple[str, list[Text]]:
     """The banner's CSS class and lines for the scene; `names_key` (the key that
     changes the names) is offered on the opening one, `over_keys` on game over."""
+    if scene.held and scene.phase is not Phase.OVER:
+        return "waiting", [Text("Back where you stopped", BIG), Text(HELD_KEYS, WAIT)]
     away = scene.away
     if away is not None and scene.phase is not Phase.OVER:
         return "waiting", [
@@ -213,7 +216,7 @@ class Banner(SceneView):
         t = self.scene
         cd = round(t.countdown_left() * 10) if t.counting_down else -1
         return (t.phase, t.round, t.ready, t.stuck, cd, t.last_round, any(t.pile_sizes),
-                t.away, t.away_hint, t.offer, t.names, t.figures)
+                t.held, t.away, t.away_hint, t.offer, t.names, t.figures)
 
     def changed(self) -> None:
         kind = banner(self.scene, self.names_key, self.over_keys)[0]

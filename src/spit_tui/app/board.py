@@ -359,7 +359,7 @@ class BoardView(LinesView):
         return (
             s.sides, s.pile_tops, s.pile_sizes, s.lit, s.left_slot, s.phase, s.options,
             s.messages, s.feed,
-            s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.away, s.waiting,
+            s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.held, s.away, s.waiting,
             s.room_wins, s.watchers,
             self.keys, self.drawn_look(),
         )
@@ -383,7 +383,7 @@ class BoardView(LinesView):
         rows += space
         rows += keys_lines(
             self.keys, s.phase, s.single_pile, s.options.manual_flip, base, computer_seats(s),
-            s.away is not None, size,
+            s.held or s.away is not None, size,
         )
         pings = ping_words(s)
         rows.append(_blank_line(base, board_w) if pings is None else _ping_line(pings, base, half))
