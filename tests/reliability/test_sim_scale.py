@@ -43,7 +43,26 @@ def start(args: list[str]) -> subprocess.Popen[str]:
     )
 
 
+def caught(pid: int, sig: int, bound: float = 30.0) -> None:
+    """Wait until the process has its own handler for `sig` (the caught-signal
+    mask in /proc), so a busy machine's slow start-up cannot take the signal
+    before the run listens for it; a bound, not a speed."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                mask = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            mask = 0
+        if mask >> (sig - 1) & 1:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no handler for signal {sig} after {bound} s")
+
+
 def stop(p: subprocess.Popen[str], sig: int) -> tuple[str, str]:
+    if os.path.exists(f"/proc/{p.pid}/status"):
+        caught(p.pid, signal.SIGTERM)  # the run's own handlers are in place
     p.send_signal(sig)
     try:
         return p.communicate(timeout=30)
