@@ -48,8 +48,8 @@ PALETTES: tuple[Palette, ...] = (
     Palette("violet-lime", ("#c18cff", "#b5d334"), ("#7b2fbf", "#466200"), "violet and lime"),
     # over 7:1 against the background for every kind of colour vision
     Palette(
-        "high-contrast", ("#ffe14d", "#8fdcff"), ("#002a5c", "#6a2800"),
-        "bright yellow and light blue (dark navy and brown on light themes)",
+        "high-contrast", ("#8fdcff", "#ffe14d"), ("#002a5c", "#6a2800"),
+        "light blue and bright yellow (dark navy and brown on light themes)",
     ),
 )
 PALETTE_NAMES = tuple(p.name for p in PALETTES)
