@@ -87,3 +87,17 @@ def test_stats_player_lists_the_bests(tmp_path: Path, capsys: pytest.CaptureFixt
     data = json.loads(capsys.readouterr().out)
     assert set(data["bests"]) == {"anyone", "level 7"}
     assert data["bests"]["level 7"]["cards_per_minute"]["value"] > 0
+
+
+def test_the_figures_line_names_auto_as_the_board_does(tmp_path: Path) -> None:
+    """--level auto's games are kept under one name, "computer (auto)"; the
+    game-over line names it with the level it ended on, as the board does."""
+    match, _, writer = stored_match(
+        tmp_path / "h.sqlite3", 4, names=("YOU", "computer (auto)"), rungs={Player.RIGHT: 6}
+    )
+    line = writer.figures_for(match.table)
+    assert "computer (auto \N{MIDDLE DOT} level 6) " in line and "YOU " in line, line
+    match, _, writer = stored_match(
+        tmp_path / "h.sqlite3", 5, names=("YOU", "computer (hard)"), rungs={Player.RIGHT: 12}
+    )
+    assert "computer (hard) " in writer.figures_for(match.table)

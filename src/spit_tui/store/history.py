@@ -367,7 +367,9 @@ class HistoryWriter:
                 from spit_tui.store.overlines import after_line, figures_line
 
                 lines = [
-                    figures_line(conn, game_id, fig, snap.names, snap.play_seconds),
+                    figures_line(
+                        conn, game_id, fig, snap.names, snap.play_seconds, snap.rungs
+                    ),
                     after_line(conn, game_id, snap.daily),
                 ]
                 self._figures[snap.key] = "\n".join(line for line in lines if line)

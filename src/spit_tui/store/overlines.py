@@ -24,12 +24,16 @@ def figures_line(
     fig: GameFigures,
     names: tuple[str, str],
     play_seconds: float,
+    rungs: tuple[int | None, int | None] = (None, None),
 ) -> str:
-    """This game's speed for both players beside their best before it."""
+    """This game's speed for both players beside their best before it. The
+    computer at --level auto is named as the board names it, with the level it
+    ended on ("auto · level 6"), though its games are kept under one name."""
     minutes = play_seconds / 60
     parts = []
     for p in Player:
         name = names[p]
+        shown = _shown(name, rungs[p])
         cpm = fig.players[p].cards / minutes if minutes > 0 else 0.0
         (best,) = conn.execute(
             "SELECT max(gp.cards * 60.0 / g.play_seconds) FROM game_players gp"
@@ -38,13 +42,20 @@ def figures_line(
             (name, game_id),
         ).fetchone()
         if best is None:
-            parts.append(f"{name} {cpm:.0f} cards a minute")
+            parts.append(f"{shown} {cpm:.0f} cards a minute")
         elif cpm > best:
-            parts.append(f"{name} new best: {cpm:.0f} cards a minute")
+            parts.append(f"{shown} new best: {cpm:.0f} cards a minute")
         else:
-            parts.append(f"{name} {cpm:.0f} cards a minute (best {best:.0f})")
+            parts.append(f"{shown} {cpm:.0f} cards a minute (best {best:.0f})")
     line = "  ·  ".join(parts)
     return line if len(line) <= LINE_W else line.replace(" cards a minute", "/min")
+
+
+def _shown(name: str, rung: int | None) -> str:
+    from spit_tui.names import computer_name
+    from spit_tui.players.auto import AUTO, auto_label
+
+    return computer_name(auto_label(rung)) if rung and name == computer_name(AUTO) else name
 
 
 # what goes first when the line is too long for the banner
