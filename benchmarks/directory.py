@@ -44,10 +44,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
 from scale import Load, TimedClient, host_figures, load_process, pct, runq_wait_s
 
 from spit_tui.net.client import Client

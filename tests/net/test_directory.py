@@ -7,12 +7,15 @@ as untrusted. Real redis-server on a free loopback port; hosts in process."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from testkit.host import running_host
 from testkit.redis import RedisServer, redis_server
 
@@ -57,8 +60,6 @@ def entry(**changes: Any) -> dict[str, Any]:
 
 
 def test_an_entry_reads_back_and_anything_else_is_malformed() -> None:
-    import json
-
     good = Entry(**entry())
     assert read_entry(good.wire()) == good
     bad = [
@@ -194,3 +195,51 @@ async def test_redis_not_reachable_is_one_line_and_local_rooms_go_on(tmp_path: P
             assert moved.port == b.port
             await seat.close()
             await moved.close()
+
+
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=300), st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
+                                                                max_size=10),
+    max_leaves=20,
+).map(json.dumps)))
+def test_no_entry_however_malformed_raises(raw: bytes | str) -> None:
+    got = read_entry(raw)
+    assert isinstance(got, Entry) or (isinstance(got, str) and got.isprintable())
+
+
+def test_the_host_command_checks_its_directory_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from spit_tui.cli import main
+
+    cases = [
+        (["--directory", "http://x"], "--directory: not a URL like redis://HOST:PORT/DB"),
+        (["--advertise", "10.0.0.2"], "--advertise is for a host with --directory"),
+        (["--bind", "0.0.0.0", "--directory", "redis://127.0.0.1/0"], "needs --advertise"),
+        (["--directory", "redis://127.0.0.1/0", "--directory-ttl", "0"], "--directory-ttl"),
+    ]
+    for flags, said in cases:
+        assert main(["host", "--port", "0", *flags]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err
+
+
+async def test_a_redis_that_stands_still_is_not_reachable_within_a_second(
+    tmp_path: Path,
+) -> None:
+    """SIGSTOP: Redis accepts nothing and answers nothing; the host's own
+    timeout (1 s) decides, and its games never wait for it."""
+    with redis_server(tmp_path) as server:
+        async with hosts(server, 2) as [(a, _, _), (b, _, _)]:
+            far = b.new_room()
+            server.pause(True)
+            try:
+                t0 = asyncio.get_running_loop().time()
+                with pytest.raises(JoinRefused, match="the directory is not reachable"):
+                    await Client.join(LOCAL, a.port, far.code)
+                took = asyncio.get_running_loop().time() - t0
+            finally:
+                server.pause(False)
+            assert 0.9 <= took < 3.0, took
+            again = await Client.join(LOCAL, a.port, far.code)
+            assert again.port == b.port
+            await again.close()
