@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(
 # LEFT: q plays 7♥ on the 8♠, then w its last card, 5♣ (game over); between
 # them RIGHT's o plays 6♠ on the 7♥.
 NEAR_THE_END = "play 4 one:R - :7h/:5c/-/-/- - 8s :Kd/2c:Qd/:4h/:6s/Ac:Jh 6d6h 0,0"
-CODE = re.compile(r"\?join=([0-9a-z]{5}-[0-9a-z]{5})")
+CODE = re.compile(r"join 127\.0\.0\.1:[0-9]+ ([0-9a-z]{5}-[0-9a-z]{5})")
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ async def test_a_room_made_on_one_page_is_joined_by_code_on_another_played_and_p
                 # no click, no focus call: the page gave the board the keys
                 assert await ana.js("document.activeElement.className") == "xterm-helper-textarea"
                 await ana.press("n")
-                found = CODE.search(await ana.wait_for_text("?join="))
+                found = CODE.search(await ana.wait_for_text("spit-tui join"))
                 assert found is not None
                 code = found.group(1)
 

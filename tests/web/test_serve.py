@@ -425,6 +425,8 @@ def test_a_page_asking_for_a_room_that_is_no_code_is_refused_in_one_line() -> No
         (["--host", "127.0.0.1:7878", "--variant", "points"], "for our own host"),
         (["--target", "x"], "--target: a number"),
         (["--variant", "points", "--", "--seed", "1"], "for the lobby"),
+        (["--host", "127.0.0.1:7878", "--match", "3"], "for our own host"),
+        (["--match", "x"], "--match: a number"),
     ],
 )
 def test_bad_lobby_options_are_one_line_and_exit_2(args: list[str], words: str) -> None:

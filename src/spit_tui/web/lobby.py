@@ -5,8 +5,9 @@ join by code, ...), so two pages play each other in a room.
 Each page runs `spit-tui join 127.0.0.1:PORT` against serve's own host (one
 `Host` on 127.0.0.1, in serve's process, started before the first page and
 stopped after the last), or against `--host`'s. A room made on a page shows
-the line that brings the other player: this server's address with
-`?join=CODE`, which opens a page straight in that room (`join HOST CODE`).
+the line that brings the other player: on our own host, this server's address
+with `?join=CODE`, which opens a page straight in that room (`join HOST
+CODE`); on `--host`'s, the `join` line for that host.
 
 Every page is the same person's (one machine, one user), but each page's game
 keeps its seat tokens in a state folder of its own (the lowest free page
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from spit_tui.command import UsageError, shown
+from spit_tui.command import PROG, UsageError, shown
 from spit_tui.store.stored import escaped
 
 from .serve import ADDRESS, NAME, GameServer
@@ -51,10 +52,12 @@ class LobbyServer(GameServer):
         pages: int,
         game_host: tuple[str, int] | None = None,
         options: Options | None = None,
+        first_to: int | None = None,
     ) -> None:
         super().__init__(sock, "", pages)
         self.game_host = game_host
         self.options = options
+        self.first_to = first_to
         self.own: Host | None = None
         self.open_pages: set[int] = set()  # the page numbers in use
 
@@ -66,7 +69,8 @@ class LobbyServer(GameServer):
 
         # every page's game connects from 127.0.0.1: serve counts pages per
         # address itself, so the host must not count them as one player
-        self.own = Host(bind=ADDRESS, port=0, limits=Limits.relayed(), options=self.options)
+        self.own = Host(bind=ADDRESS, port=0, limits=Limits.relayed(), options=self.options,
+                        first_to=self.first_to)
         try:
             await self.own.start()
         except OSError as e:
@@ -79,7 +83,15 @@ class LobbyServer(GameServer):
             await self.own.close()
 
     def invite(self) -> str:
-        """The line a room made on a page shows ({code}: the room's code)."""
+        """The line a room made on a page shows ({code}: the room's code): on
+        our own host (127.0.0.1 only, so the other player is on this machine)
+        this server's page address for that room; on --host's, the `join`
+        line, as `join` itself shows it (a friend elsewhere reaches that host,
+        never this server)."""
+        if self.own is None:
+            assert self.game_host is not None
+            host, port = self.game_host
+            return f"{PROG} join {host}:{port} {{code}}"
         return f"{self.public_url}/?{JOIN_QUERY}={{code}}"
 
     @contextlib.contextmanager

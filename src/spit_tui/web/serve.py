@@ -87,11 +87,12 @@ class ServeArgs:
     pages: int  # games open at once, at most
     host: tuple[str, int] | None = None  # the lobby's game host; None: our own
     options: Options | None = None  # our own host's rooms' game
+    first_to: int | None = None  # our own host's rooms' matches: first to N games
 
 
 def parse_args(argv: list[str]) -> ServeArgs:
     """The command line, checked; UsageError if it is not right."""
-    from spit_tui.net.hostcmd import add_room_options, room_options
+    from spit_tui.net.hostcmd import add_room_options, room_match, room_options
     from spit_tui.net.joincmd import parse_address
 
     own, game = _split(argv)
@@ -123,21 +124,21 @@ def parse_args(argv: list[str]) -> ServeArgs:
     pages = args.pages
     if not (pages.isascii() and pages.isdigit() and len(pages) <= 2 and 1 <= int(pages) <= 64):
         raise UsageError(f"--pages: a number of games from 1 to 64, not {shown(pages)!r}")
-    options = room_options(args)
-    lobby_only = args.host or args.variant or args.target or args.manual_flip
+    options, first_to = room_options(args), room_match(args)
+    rooms = args.variant or args.target or args.manual_flip or args.match
     if game is not None:
-        if lobby_only:
-            raise UsageError("--host, --variant, --target and --manual-flip are for the lobby: "
-                             "not with a game after --")
+        if args.host or rooms:
+            raise UsageError("--host, --variant, --target, --manual-flip and --match are for "
+                             "the lobby: not with a game after --")
         problem = game_args_problem(game)
         if problem is not None:
             raise UsageError(f"after --: {problem}")
         return ServeArgs(port, game, int(pages))
-    if args.host and (args.variant or args.target or args.manual_flip):
-        raise UsageError("--variant, --target and --manual-flip are for our own host: "
+    if args.host and rooms:
+        raise UsageError("--variant, --target, --manual-flip and --match are for our own host: "
                          "with --host, give them to that spit-tui host")
     host = parse_address(args.host) if args.host else None
-    return ServeArgs(port, None, int(pages), host, options)
+    return ServeArgs(port, None, int(pages), host, options, first_to)
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str] | None]:
@@ -222,7 +223,7 @@ def make_server(sock: socket.socket, args: ServeArgs) -> GameServer:
     if args.game is None:
         from .lobby import LobbyServer
 
-        return LobbyServer(sock, args.pages, args.host, args.options)
+        return LobbyServer(sock, args.pages, args.host, args.options, args.first_to)
     return GameServer(sock, game_command(args.game), args.pages)
 
 
