@@ -118,8 +118,8 @@ def exposure_note(bind: str, what: str) -> str | None:
 def level_argument(text: str) -> str:
     """A computer level as given (lower case): a level's name, a rung, random
     or auto; an argparse type, so a bad one is argparse's one line."""
-    from spit_tui.players.auto import AUTO  # here: only a command with a level needs them
-    from spit_tui.players.ladder import level_choices, level_named
+    # here: only a command with a level needs them (not auto.py: the history's reader)
+    from spit_tui.players.ladder import AUTO, level_choices, level_named
 
     level = text.strip().lower()
     if level == AUTO:

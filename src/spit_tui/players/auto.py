@@ -28,9 +28,8 @@ from spit_tui.engine import Event, Phase, RoundEnd, Variant
 from spit_tui.subscription import Subscription
 
 from .bot import Bot
+from .ladder import AUTO as AUTO  # the --level value (named beside the other levels)
 from .ladder import LADDER, TOP, start_rung
-
-AUTO = "auto"  # the --level value
 
 
 def stored_reaction_times(name: str | None, db: str | None = None) -> list[float]:

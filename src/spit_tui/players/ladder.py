@@ -35,6 +35,7 @@ REACT_FLOOR = Timing(0.25, 0.3, 0.4)  # no rung says "spit" or slaps faster than
 # (seconds a card, most likely), found by climbing (see the module docstring)
 _CARD_S = (3.5, 3.0, 2.57, 2.2, 1.883, 1.627, 1.429, 1.259, 1.045, 0.908, 0.792, 0.67, 0.577, 0.49)
 NAMED = {"easy": 4, "normal": 7, "hard": 12, "expert": 14}  # name -> rung
+AUTO = "auto"  # the level that follows the person (players/auto.py)
 
 
 # The two scripted people of issue 15, by their measured timings: a new player
