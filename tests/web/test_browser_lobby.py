@@ -1,5 +1,5 @@
 """Issue 20 item 6 in a real browser (headless Chromium over the DevTools
-protocol, browserkit.py): `spit-tui serve` opens each page on the lobby; one
+protocol, testkit/browser.py): `spit-tui serve` opens each page on the lobby; one
 page makes a room, a second joins it by its code, both play with real keys
 to game over and ask a rematch, and neither page asks anything of a machine
 but 127.0.0.1. Also: the board has the keys with no click, its font follows
