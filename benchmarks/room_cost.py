@@ -2,6 +2,7 @@
 a busy machine's round trips (issue 24).
 
     python benchmarks/room_cost.py [--rooms 20] [--seconds 60] [--json] [--profile FILE]
+                                   [--memory]
 
 `benchmarks/scale.py` measures the real thing (a host process, sockets, load
 processes), but on a shared two-core machine its round trips follow the
@@ -20,7 +21,9 @@ The bots cost CPU too, so the same games are played a second time by the
 same bots at bare tables (no room, no session, no views): the room's cost is
 the difference. Reported per room per second of play (the share of one core
 one more room takes, less sockets), per key, and the messages and bytes a
-room sends a second.
+room sends a second. `--memory` keeps every room alive after its play and
+reports what they hold (tracemalloc: Python's own allocations, so a room's
+sockets' kernel buffers are not in it), per room.
 """
 
 from __future__ import annotations
@@ -88,9 +91,11 @@ class Keys:
         return self._table.decisions[-1]
 
 
-def play(rooms: int, seconds: float, through_room: bool) -> dict[str, float]:
+def play(rooms: int, seconds: float, through_room: bool,
+         keep: list[object] | None = None) -> dict[str, float]:
     """`rooms` rooms, each played for `seconds` of game time (a new game when
-    one ends); the process's CPU seconds, keys decided, frames and bytes sent."""
+    one ends); the process's CPU seconds, keys decided, frames and bytes sent.
+    Each room is put in `keep`, if given, when its play ends (its bots gone)."""
     keys = frames = sent = 0
     cpu = 0.0
     for r in range(rooms):
@@ -138,10 +143,31 @@ def play(rooms: int, seconds: float, through_room: bool) -> dict[str, float]:
             if clock.now() > end:
                 break
         cpu += time.process_time() - t0
+        if keep is not None:  # the room as the host holds it: the bots are the clients'
+            for b in bots:
+                b.detach()
+            keep.append((room, table, wires))
         keys += sum(1 for d in table.decisions if d.source in ("key", "bot"))
         frames += sum(w.frames for w in wires)
         sent += sum(w.bytes for w in wires)
     return {"cpu_s": cpu, "keys": keys, "frames": frames, "bytes": sent}
+
+
+def memory_per_room(rooms: int, seconds: float) -> float:
+    """KiB that each of `rooms` played rooms, all kept alive, holds (tracemalloc)."""
+    import gc
+    import tracemalloc
+
+    keep: list[object] = []
+    play(1, 1.0, through_room=True)  # what the first room allocates once (caches, imports)
+    gc.collect()
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    play(rooms, seconds, through_room=True, keep=keep)
+    gc.collect()
+    after, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return round((after - before) / 1024 / rooms, 1)
 
 
 def main() -> int:
@@ -150,6 +176,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60.0, help="game seconds per room")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", metavar="FILE", help="profile the rooms' run (cProfile)")
+    ap.add_argument("--memory", action="store_true", help="what each room holds (tracemalloc)")
     args = ap.parse_args()
     if not (1 <= args.rooms <= 1000 and 1 <= args.seconds <= 3600):
         ap.error("--rooms 1-1000, --seconds 1-3600")
@@ -176,6 +203,8 @@ def main() -> int:
         "bots_cpu_s": round(bare["cpu_s"], 3),
         "rooms_cpu_s": round(hosted["cpu_s"], 3),
     }
+    if args.memory:
+        row["kib_per_room"] = memory_per_room(args.rooms, args.seconds)
     print(json.dumps(row, indent=None if not args.json else 1))
     return 0
 
