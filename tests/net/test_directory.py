@@ -110,8 +110,12 @@ async def test_a_room_on_any_host_is_joined_and_watched_from_another(tmp_path: P
             assert watcher.port == b.port
             with pytest.raises(JoinRefused, match="no room with that code"):
                 await Client.join(LOCAL, a.port, "zzzzz-zzzzz")
+            # an SSH door's pass is for its own host: not handed on (B would refuse it)
+            passed = await Client.join(LOCAL, a.port, room.code, door=a.lobby.vouch("SHA256:k"))
+            assert passed.port == b.port
             await seat.close()
             await watcher.close()
+            await passed.close()
 
 
 async def test_quick_match_pairs_players_asking_different_hosts(tmp_path: Path) -> None:

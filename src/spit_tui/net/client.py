@@ -102,8 +102,9 @@ class Client:
         `local_addr` fixes our end's address and port (the fairness benchmark
         tells seats apart by port to delay them with tc netem)."""
 
-        def start(proto: SeatProtocol) -> None:
-            proto.hello(code, seat, token, name, door)
+        def start(proto: SeatProtocol, moves: int) -> None:
+            # a door's pass is for the door's own host: never handed to another
+            proto.hello(code, seat, token, name, door if moves == 0 else None)
 
         return await cls._handshake(host, port, start, timeout, local_addr)
 
@@ -111,25 +112,26 @@ class Client:
     async def watch(cls, host: str, port: int, code: str, timeout: float = JOIN_S) -> Client:
         """Connect and watch room `code` (its public board, drawn as LEFT's
         side; no keys); JoinRefused (with the host's reason) or OSError."""
-        return await cls._handshake(host, port, lambda proto: proto.watch(code), timeout)
+        return await cls._handshake(host, port, lambda proto, _: proto.watch(code), timeout)
 
     @classmethod
     async def _handshake(
         cls,
         host: str,
         port: int,
-        start: Callable[[SeatProtocol], None],
+        start: Callable[[SeatProtocol, int], None],
         timeout: float,
         local_addr: tuple[str, int] | None = None,
     ) -> Client:
-        """Connect, say what `start` makes the protocol say, and wait for the
-        welcome; a host that answers `moved` (the room is on another host of
-        its directory) is left for that one, at most MAX_MOVES times. The
-        client's `host` and `port` are where it ended up."""
+        """Connect, say what `start` makes the protocol say (told how many
+        moves came before), and wait for the welcome; a host that answers
+        `moved` (the room is on another host of its directory) is left for
+        that one, at most MAX_MOVES times. The client's `host` and `port` are
+        where it ended up."""
         loop = asyncio.get_running_loop()
-        for _ in range(MAX_MOVES + 1):
+        for moves in range(MAX_MOVES + 1):
             proto = SeatProtocol(loop.time())
-            start(proto)
+            start(proto, moves)
             try:
                 client = await cls._meet(host, port, proto, timeout, local_addr)
             except JoinRefused as e:
