@@ -103,6 +103,11 @@ async def test_a_bad_file_is_not_saved_over_and_the_screen_says_why() -> None:
         assert app.game_screen.bell is not None  # used for this run
         text = " ".join((await screen_text(pilot)).split())
         assert "not saved (mend or remove the file first): config.toml: not valid TOML" in text
+        await pilot.press(*["up"] * 5, "right")  # a theme: used, not saved, and said so
+        await pilot.pause()
+        assert app.theme == "textual-light"
+        text = " ".join((await screen_text(pilot)).split())
+        assert "not saved (mend or remove the file first)" in text
     assert default_path().read_bytes() == before
 
 

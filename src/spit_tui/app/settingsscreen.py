@@ -185,6 +185,7 @@ class SettingsScreen(ModalScreen[None]):
     def __init__(self, settings: Settings) -> None:
         super().__init__(id="settings")
         self.settings = settings
+        self._focused: Widget | None = None
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -213,6 +214,9 @@ class SettingsScreen(ModalScreen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         widget = event.widget
+        if widget is self._focused:
+            return  # the same line again (a new theme refocuses it): keep what was said
+        self._focused = widget
         words = ""
         if isinstance(widget, ChoiceLine):
             words = widget.line.help

@@ -75,7 +75,7 @@ def describe(settings: Settings) -> list[str]:
     lines = []
     for s in SETTINGS:
         value = shown_value(getattr(settings, s.key))
-        lines.append(f"{s.key:<{width}}  {value:<14}  ({settings.source(s.key)})")
+        lines.append(f"{s.key:<{width}}  {value:<16}  ({settings.source(s.key)})")
     return lines
 
 
