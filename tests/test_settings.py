@@ -310,3 +310,16 @@ def test_the_readme_documents_every_setting_and_the_order() -> None:
         _, _, flag, env = rows[s.key]
         assert (s.flag or "") in flag and (s.flag is None) == (flag == ""), s.key
         assert (s.env or "") in env and (s.env is None) == (env == ""), s.key
+
+
+def test_the_daily_deal_stays_standard_whatever_the_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same game for everyone: a player's default variant does not reach it."""
+    from spit_tui import cli, dailycmd
+
+    config_with(variant="points", target=40)
+    seen: list[Any] = []
+    monkeypatch.setattr(cli, "_play", lambda args, argv: seen.append(args) or 0)
+    assert dailycmd.main(["--no-history"]) == 0
+    assert seen[0].variant == "standard"
