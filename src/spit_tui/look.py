@@ -37,7 +37,7 @@ class Palette:
     name: str
     dark: tuple[str, str]
     light: tuple[str, str]
-    words: str  # what the colours are, for the help and `--help`
+    words: str  # what the colours are, for `--help`
 
 
 PALETTES: tuple[Palette, ...] = (
@@ -49,7 +49,7 @@ PALETTES: tuple[Palette, ...] = (
     # over 7:1 against the background for every kind of colour vision
     Palette(
         "high-contrast", ("#8fdcff", "#ffe14d"), ("#002a5c", "#6a2800"),
-        "light blue and bright yellow (dark navy and brown on light themes)",
+        "light blue and yellow, over 7:1",
     ),
 )
 PALETTE_NAMES = tuple(p.name for p in PALETTES)

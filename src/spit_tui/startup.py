@@ -66,15 +66,15 @@ class BoardApp(Protocol):
 def add_look_options(p: argparse.ArgumentParser) -> None:
     """--palette, --suits, --cards, --marks: the look (spit_tui/look.py), each a
     setting (flag > environment > config.toml > default)."""
-    from spit_tui.look import CARDS, PALETTE_NAMES, SUITS
+    from spit_tui.look import CARDS, PALETTES, SUITS
 
     p.add_argument(
         "--palette",
         type=_setting("palette"),
         metavar="NAME",
         help=(
-            f"the players' colours: {', '.join(PALETTE_NAMES)} (each pair stays apart "
-            "for colour-blind players; also: SPIT_PALETTE)"
+            "the players' colours, each pair apart for colour-blind players: "
+            f"{', '.join(f'{c.name} ({c.words})' for c in PALETTES)} (also: SPIT_PALETTE)"
         ),
     )
     p.add_argument(
