@@ -105,8 +105,6 @@ class Showing:
     countdown: Handle | None = None
     pending_ready: Player | None = None
     pending_stamp: Stamp | None = None  # when the pending ready was pressed
-    figures: str = ""  # the game-over screen's line of this game's figures (the history's)
-    offer: str = ""  # the opening banner's offer of a stopped game to resume (the history's)
     stuck_since: float | None = None  # when the last "no plays left" came (before its banner)
     # one stamp per action of the game's log, made as each is applied (a resumed
     # game's stored ones first): the record's stamps, never rebuilt afterwards
@@ -170,7 +168,6 @@ class Table:
         self.shown = Showing.start(game, clock.now())
         self._views = ViewCache()
         self._message_timers: dict[Player, Handle] = {}  # each player's message's expiry
-        self.match_line = ""  # the match's score, kept from game to game (show_match)
 
     # -- what the views and the bots read ---------------------------------------------
 
@@ -336,9 +333,6 @@ class Table:
             stuck=shown.stuck_shown,
             fresh=not self.game.log,
             held=shown.held,
-            offer=shown.offer,
-            figures=shown.figures,
-            match=self.match_line,
         )
 
     # -- what others ask of the table ------------------------------------------------
@@ -365,21 +359,6 @@ class Table:
         lift that reason. While any reason holds, the clock stands still and every
         submission is ignored ("paused")."""
         self.clock.pause(reason, on)
-
-    def show_figures(self, text: str) -> None:
-        """The finished game's figures beside the players' records, for the game-over banner."""
-        self.shown.figures = text
-        self._notify()
-
-    def show_match(self, text: str) -> None:
-        """The match's score (`--match N`): the banner shows it in every game of the match."""
-        self.match_line = text
-        self._notify()
-
-    def show_offer(self, text: str) -> None:
-        """A stopped game the opening banner offers to resume ("" takes it away)."""
-        self.shown.offer = text
-        self._notify()
 
     def seat(
         self, names: tuple[str, str], computer: Mapping[Player, str] | Iterable[Player] = ()

@@ -92,7 +92,7 @@ async def _computers_key(pilot: Pilot[Any]) -> None:
 async def _offer(pilot: Pilot[Any]) -> None:
     app = pilot.app
     assert isinstance(app, SpitApp)
-    app.table.show_offer("F5: resume the game of 14:02, round 3 (ANA v BEN)")  # the history's
+    app.show_notes(offer="F5: resume the game of 14:02, round 3 (ANA v BEN)")  # the history's
     await pilot.pause()
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import gc
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
@@ -35,6 +36,7 @@ from spit_tui.app.screens import (
     MIN_W,
     PAUSE_KEY,
     GameScreen,
+    Notes,
     PauseScreen,
     Playing,
     QuitScreen,
@@ -159,7 +161,9 @@ class SpitApp(App[None]):
             over_keys=self.mode.over_keys,
             pauses=self.mode.pause_refused() is None,
         )
-        self.board.subscribe(Subscription(on_change=self._on_change))
+        self.board.subscribe(
+            Subscription(on_change=self._on_change, on_new_game=self._new_game_notes)
+        )
         self.mode.bind(self)
         if on_table is not None:
             on_table(self.table)
@@ -251,13 +255,14 @@ class SpitApp(App[None]):
         figures, or why history went off."""
         if self.history is None or not self.is_running:
             return
-        if self.table.position.phase is Phase.OVER and not self.table.shown.figures:
+        notes = self.game_screen.notes
+        if self.table.position.phase is Phase.OVER and not notes.figures:
             figures = self.history.figures_for(self.table)
             if figures:
-                self.table.show_figures(figures)
+                self.show_notes(figures=figures)
         stopped = self.history.stopped
-        if stopped is not None and self._at_opening() and not self.table.shown.offer:
-            self.table.show_offer(stopped.offer())
+        if stopped is not None and self._at_opening() and not notes.offer:
+            self.show_notes(offer=stopped.offer())
         reason = self.history.take_problem()
         if reason is not None:
             text = f"History is off for this session: {reason}"
@@ -304,7 +309,8 @@ class SpitApp(App[None]):
         the command line starts the stopped game's (its players, its computer)."""
         if self.history is None:
             return  # no stopped game to offer (a seat's game is the host's)
-        if self.screen is self.game_screen and self.table.shown.offer and self._at_opening():
+        offered = self.game_screen.notes.offer
+        if self.screen is self.game_screen and offered and self._at_opening():
             self.resume_asked = True
             self.exit()
 
@@ -599,7 +605,17 @@ class SpitApp(App[None]):
             return
         if self.history is not None:
             self.history.in_match = (self.match.number, self.match.first_to)
-        self.table.show_match(self.match.line(self.board_names()))
+        self.show_notes(match=self.match.line(self.board_names()))
+
+    def show_notes(self, **notes: str) -> None:
+        """Put the app's own lines on its game (screens.Notes: figures, offer,
+        match) and show them."""
+        self.game_screen.notes = replace(self.game_screen.notes, **notes)
+        self._on_change()
+
+    def _new_game_notes(self) -> None:
+        """A new (or resumed) game: this game's notes go, the match's stays."""
+        self.game_screen.notes = Notes(match=self.game_screen.notes.match)
 
     def _count_for_match(self) -> None:
         """Count a game into the match once, when it ends."""

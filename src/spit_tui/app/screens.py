@@ -7,6 +7,7 @@ protocol; nothing here imports the app."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import ClassVar, Protocol, cast, runtime_checkable
 
 from rich.text import Text
@@ -76,6 +77,28 @@ def as_table_screen(screen: object) -> ShowsTable | None:
 _SHOWS_TABLE: dict[type, bool] = {}
 
 
+@dataclass(frozen=True)
+class Notes:
+    """What the app itself adds to its game's picture, not the table's to keep:
+    the history's figures for a finished game and its offer of a stopped game
+    to resume (both for this game only), and the match's score."""
+
+    figures: str = ""
+    offer: str = ""
+    match: str = ""
+
+    def over(self, scene: Scene) -> Scene:
+        """`scene` with these notes (a note left empty keeps the scene's own)."""
+        if not (self.figures or self.offer or self.match):
+            return scene
+        return replace(
+            scene,
+            figures=self.figures or scene.figures,
+            offer=self.offer or scene.offer,
+            match=self.match or scene.match,
+        )
+
+
 class GameScreen(Screen[None]):
     """The board. Game keys never reach it: the app routes them to the table on
     arrival; this screen only draws, and says when it is covered."""
@@ -103,6 +126,7 @@ class GameScreen(Screen[None]):
         self.views: list[SceneView] = []
         self.bell: Bell | None = None  # the settings' bell, if it rings for anything
         self.still = False  # reduced motion: no highlights, a still countdown (app/cues.py)
+        self.notes = Notes()  # the app's own lines on its game (SpitApp.show_notes)
 
     def shown_table(self) -> Playing | None:
         return self.table
@@ -126,7 +150,7 @@ class GameScreen(Screen[None]):
     def sync(self) -> None:
         """Draw the table as it is now: one Scene for every widget (and the
         bell's ear: app/cues.py)."""
-        scene = self.table.scene()
+        scene = self.notes.over(self.table.scene())
         if self.still:
             scene = still(scene)
         if self.bell is not None:
