@@ -169,6 +169,10 @@ async def test_malformed_entries_are_skipped_with_a_log_line(tmp_path: Path) -> 
             with pytest.raises(JoinRefused, match="no room with that code"):
                 await Client.join(LOCAL, a.port, "zzzzz-zzzzz")
             assert any("skipped the entry of room zzzzz-zzzzz: not JSON" in x for x in lines)
+            # an entry an earlier run at this address left: not a move to ourselves
+            r.set(KEY + "xxxxx-xxxxx", json.dumps(entry(port=a.port)))
+            with pytest.raises(JoinRefused, match="no room with that code"):
+                await Client.join(LOCAL, a.port, "xxxxx-xxxxx")
             # a queued code whose entry is garbage passes Redis's test but not ours
             r.set(KEY + "yyyyy-yyyyy", '{"free": 1, "away": 0, "host": "\\u001b"}')
             r.rpush(QUEUE, "yyyyy-yyyyy")

@@ -333,7 +333,9 @@ class RedisDirectory:
         entry = None if raw is None else read_entry(raw)
         if isinstance(entry, str):
             self._tell("entry", f"directory: skipped the entry of room {code}: {entry}")
-        if not isinstance(entry, Entry) or entry.id == self.id:
+        here = isinstance(entry, Entry) and (entry.host, entry.port) == (self.host, self.port)
+        if not isinstance(entry, Entry) or entry.id == self.id or here:
+            # ours and gone, or left by an earlier run of a host at this address
             answer(refused("no room with that code"))
             return
         answer(moved(entry, code))
