@@ -228,6 +228,6 @@ def test_a_resumed_game_keeps_its_own_players_whatever_names_are_remembered(
     args = cli.build_parser().parse_args(["--resume", "--db", str(path)])
     stopped = cli._stopped_game(args)
     assert stopped is not None
-    app = cli._make_app(args, stopped.record.options, None)
+    app = cli._make_app(args, stopped.record.options, None, args.level or "normal")
     assert app.stored_names() == names
     assert load().names == ("CY", "DI")  # and they are still remembered
