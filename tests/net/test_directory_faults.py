@@ -5,7 +5,9 @@ the directory within the expiry, other hosts' games never pause. Redis that
 stops: the hosts' own games and codes go on, cross-host joins and quick
 matches say so in one line, and everything resumes when Redis is back with no
 stale entry. Redis that answers slowly: games are not slowed. The timings
-are printed (pytest -s) for the deploy notes."""
+are printed (pytest -s) for the deploy notes. Each runs 5-7 s: two host
+processes start side by side (about 1.5 s here), and expiries and outages
+take real time."""
 
 from __future__ import annotations
 
@@ -118,6 +120,9 @@ async def test_a_dead_hosts_rooms_leave_the_directory_and_other_games_go_on(
     with redis_server(tmp_path) as server, host_processes(
         tmp_path, server.url, ("--directory-ttl", str(ttl)), ("--directory-ttl", str(ttl))
     ) as (a, b):
+        assert a.said[2] == (
+            f"rooms shared through {server.url}; other hosts send players to {LOCAL}:{a.port}\n"
+        )
         dead = await pair(a.port, a.code, via=b.port)  # one of them came through B
         assert dead[0].port == a.port
         alive = await pair(b.port, b.code)

@@ -134,6 +134,7 @@ class HostProcess:
             stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True, env=env,
         )  # fmt: skip
         self.port, self.code = 0, ""
+        self.said: list[str] = []  # its first lines on stdout
 
     def ready(self) -> HostProcess:
         """Wait for its first line (the port and the first room's code)."""
@@ -142,6 +143,7 @@ class HostProcess:
         m = re.fullmatch(r"hosting on 127\.0\.0\.1:(\d+); room code (\S+)\n", first)
         assert m, (first, self.lines())
         self.port, self.code = int(m[1]), m[2]
+        self.said = [first, self.proc.stdout.readline(), self.proc.stdout.readline()]
         return self
 
     def lines(self) -> list[str]:

@@ -33,7 +33,7 @@ from spit_tui.command import (
 from spit_tui.engine import Options, Player
 from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
-from .directory import TTL_S, parse_url
+from .directory import TTL_S, parse_url, safe_url
 from .host import DEFAULT_PORT, WAIT_S, Host
 from .joincmd import parse_address, valid_host
 from .room import Room
@@ -259,6 +259,10 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
     invite = f"{PROG} join {where} {room.code}"
     print(f"hosting on {where}; room code {room.code}", flush=True)
     print(f"join with: {invite}", flush=True)
+    if directory is not None:
+        shared = address(directory.host, directory.port)
+        print(f"rooms shared through {safe_url(args.directory)}; "
+              f"other hosts send players to {shared}", flush=True)
     note = exposure_note(bind, "the host")
     if note is not None:
         print(f"{note}; the wire is not encrypted: over the internet, use ssh-serve", flush=True)

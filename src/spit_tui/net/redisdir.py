@@ -206,7 +206,8 @@ class RedisDirectory:
 
     def _answered(self) -> None:
         if self.up is False:
-            self.notice(f"the directory is back: {len(self.lobby.rooms)} rooms listed again")
+            n = len(self.lobby.rooms)
+            self.notice(f"the directory is back: {n} room{'' if n == 1 else 's'} listed again")
             self.written = {code: (state, -math.inf) for code, (state, _) in self.written.items()}
         self.up = True
 
