@@ -57,6 +57,7 @@ TIMEOUT_S = 1.0  # a Redis call that takes longer has failed (the directory is n
 CHUNK = 200  # entries per script call
 QUICK_POPS = 20  # stale codes one quick match may skip
 NOTICE_S = 10.0  # a malformed entry is told at most this often
+SOON_S = 0.1  # a change is written this soon (rooms made, seats come and gone), at most
 _CODE = re.compile(r"[0-9a-hjkmnp-tv-z]{5}-[0-9a-hjkmnp-tv-z]{5}")
 
 # KEYS: rooms' keys; ARGV: ttl ms, our id, then one entry per key. Writes an
@@ -144,7 +145,7 @@ class RedisDirectory:
         self.up: bool | None = None  # None until the first answer (or failure)
         self.traffic = 0  # Redis calls made (benchmarks/directory.py reads it)
         self._forced: str | None = None
-        self._made = asyncio.Event()  # a room was made: sync now, not at the next tick
+        self._made = asyncio.Event()  # a room was made or a seat moved: sync now
         self._held: set[str] = set()  # codes a quick match is queueing: not ended
         self._told: dict[str, float] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -152,6 +153,19 @@ class RedisDirectory:
         self.redis: Any = None
         lobby.far = self
         lobby.take_code = self.take_code
+        made = lobby.on_new_room  # the host's (it runs the room): then hear its seats
+
+        def hear(room: Room) -> None:
+            made(room)
+            seats = room.on_seats
+
+            def changed() -> None:
+                seats()
+                self._made.set()  # a seat came or went: a quick match must know soon
+
+            room.on_seats = changed
+
+        lobby.on_new_room = hear
 
     # -- start, run, stop -----------------------------------------------------------
 
@@ -175,9 +189,10 @@ class RedisDirectory:
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.tick_s):
-                    await self._made.wait()  # a new room is listed as one at once
+                    await self._made.wait()  # a new room, a seat come or gone: at once
             self._made.clear()
             await self.sync()
+            await asyncio.sleep(SOON_S)  # however many changes come, a few syncs a second
 
     async def close(self) -> None:
         """Stop renewing; take this host's rooms out at once (if Redis answers)."""
