@@ -6,6 +6,8 @@ the phase (the view's way there and the key's way back, and the holds)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+import time
 
 from simnet import SimRoom
 from testkit.cheat import RawSeat
@@ -25,6 +27,18 @@ def game(text: str) -> Game:
 
 
 async def _five_presses(gap_s: float) -> list[tuple[str, Outcome, str]]:
+    """What the host made of five presses of one key `gap_s` apart. A busy
+    machine can oversleep a short gap past the repeat rule (a 5 ms sleep that
+    took 70 ms is a second press at any keyboard): such a try is played again,
+    a few times at most, and the gaps of the one returned held."""
+    for _ in range(4):
+        got, gaps = await _five_presses_once(gap_s)
+        if gap_s >= REPEAT_S or max(gaps) < REPEAT_S / 2:
+            return got
+    raise AssertionError(f"the machine never kept gaps of {gap_s} s: {gaps}")
+
+
+async def _five_presses_once(gap_s: float) -> tuple[list[tuple[str, Outcome, str]], list[float]]:
     h = Host(port=0, seed=1)
     await h.start()
     try:
@@ -41,14 +55,17 @@ async def _five_presses(gap_s: float) -> list[tuple[str, Outcome, str]]:
         room.poke()
         await asyncio.sleep(0.3)
         seq = table.decisions[-1].seq if table.decisions else 0
-        for _ in range(5):  # the same key (LEFT's stockpile 1 onto pile a), 5 ms apart
+        sent: list[float] = []
+        for _ in range(5):  # the same key (LEFT's stockpile 1 onto pile a), gap_s apart
+            sent.append(time.monotonic())
             left.press("a", 0)
             await asyncio.sleep(gap_s)
         await asyncio.sleep(0.4)
         left.close()
         right.close()
-        return [(d.action, d.outcome, d.message) for d in table.decisions
-                if d.seq > seq and d.player is Player.LEFT]
+        got = [(d.action, d.outcome, d.message) for d in table.decisions
+               if d.seq > seq and d.player is Player.LEFT]
+        return got, [b - a for a, b in itertools.pairwise(sent)]
     finally:
         await h.close()
 
