@@ -457,3 +457,46 @@ def test_each_open_page_keeps_its_seats_in_a_folder_of_its_own() -> None:
         request[PAGE] = 2
         command = server.page_command(request)
     assert f"XDG_STATE_HOME={state_dir() / 'serve-pages' / '2'} " in command, command
+
+
+def _children(pid: int) -> list[str]:
+    """The processes whose parent is `pid` that still run (not zombies)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(stat.parent.name)
+    return found
+
+
+def test_a_page_closed_during_a_room_game_ends_its_game_process() -> None:
+    """Closing a page in a room's game left its game running: the game went
+    back to the lobby, where it waited for ever for the page (and the page's
+    place in the per-address count was never given back). It is told to quit
+    again as the lobby starts; the process ends."""
+    served = _lobby()
+
+    async def check() -> None:
+        async with aiohttp.ClientSession() as http:
+            page = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
+                                         origin=served.url)
+            await _screen_with(page, b"Quick match")
+            await page.send_str('["stdin", "n"]')
+            await _screen_with(page, b"?join=")  # the board of a room
+            assert len(_children(served.proc.pid)) == 1
+            await page.close()
+            end = time.monotonic() + 10
+            while _children(served.proc.pid):
+                assert time.monotonic() < end, [
+                    Path(f"/proc/{pid}/cmdline").read_bytes() for pid in _children(served.proc.pid)
+                ]
+                await asyncio.sleep(0.1)
+
+    try:
+        asyncio.run(asyncio.wait_for(check(), 60))
+    finally:
+        output = served.close()
+    assert "Traceback" not in output, output
