@@ -202,3 +202,85 @@ def _names_app(base: ast.expr) -> bool:
         base = base.value
     name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
     return name == "App"
+
+
+MUTATORS = {
+    "update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert",
+    "add", "discard", "remove", "sort", "reverse", "__setitem__", "__delitem__",
+}
+
+
+def module_tables(code: str) -> set[str]:
+    """Names a module binds at its top level to a dict, list or set."""
+    displays = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+    found: set[str] = set()
+    for node in ast.parse(code).body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        made = isinstance(value, displays) or (
+            isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("dict", "list", "set")
+        )
+        if made:
+            found.update(t.id for t in targets if isinstance(t, ast.Name))
+    return found
+
+
+def written_names(code: str) -> set[str]:
+    """Names (bare, or the last part of a dotted name) that `code` changes in place:
+    item assignment or deletion, `+=` and the like, a mutating method, or a
+    `global` rebinding."""
+
+    def name(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Name):
+            return node.id
+        return node.attr if isinstance(node, ast.Attribute) else None
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(code)):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign | ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for t in targets:
+            if isinstance(t, ast.Subscript) and (n := name(t.value)):
+                out.add(n)
+        if isinstance(node, ast.AugAssign) and (n := name(node.target)):
+            out.add(n)  # a list's += changes it in place
+        call = node.func if isinstance(node, ast.Call) else None
+        if isinstance(call, ast.Attribute) and call.attr in MUTATORS and (n := name(call.value)):
+            out.add(n)
+        if isinstance(node, ast.Global):
+            out.update(node.names)
+    return out
+
+
+def test_no_key_table_is_module_state() -> None:
+    """The key tables are values (issue 19 item 4: a frozen KeyMap, not module
+    dicts updated in place): no dict, list or set that keys/ or players/ binds at
+    its top level is written anywhere after import."""
+    tables = {
+        name
+        for folder in ("keys", "players")
+        for path in (SRC / folder).rglob("*.py")
+        for name in module_tables(path.read_text(encoding="utf-8"))
+    }
+    assert "PRESETS" in tables  # the check does see the tables
+    written = {
+        (str(path.relative_to(SRC)), name)
+        for path in SRC.rglob("*.py")
+        for name in written_names(path.read_text(encoding="utf-8")) & tables
+    }
+    assert written == set()
+
+
+def test_the_table_check_sees_a_write() -> None:
+    assert module_tables("KEYS = {}\nROWS: list[int] = []\nN = 3\n") == {"KEYS", "ROWS"}
+    for code in [
+        "KEYS['a'] = 1\n", "del keymap.KEYS['a']\n", "KEYS.update(x)\n",
+        "def f():\n    global KEYS\n    KEYS = {}\n", "ROWS += [1]\n",
+    ]:
+        assert written_names(code) & {"KEYS", "ROWS"}, code
+    assert not written_names("x = KEYS['a']\nKEYS.get('a')\n") & {"KEYS"}

@@ -14,7 +14,6 @@ failure never leaves a damaged file behind.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -77,6 +76,8 @@ def _row_keys(value: Any) -> list[str] | None:
 
 def parse(text: str, name: str) -> Layout:
     """The layout a config text describes. `name` is how errors call the file."""
+    import tomllib  # here: only a start that has a keys file needs the parser
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
