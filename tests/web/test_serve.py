@@ -211,17 +211,26 @@ def test_ctrl_c_stops_the_server_and_its_open_games() -> None:
         served.close()
 
 
-def _running_in_group(pgid: int) -> list[str]:
-    """The processes of this process group that still run (not zombies)."""
+def _running(field: int, value: int) -> list[str]:
+    """The processes that still run (not zombies) whose /proc stat field
+    (after the name: 1 parent, 2 process group) is `value`."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
+        if int(fields[field]) == value and fields[0] != "Z":
             found.append(stat.parent.name)
     return found
+
+
+def _running_in_group(pgid: int) -> list[str]:
+    return _running(2, pgid)
+
+
+def _children(pid: int) -> list[str]:
+    return _running(1, pid)
 
 
 async def _game_socket(
@@ -458,18 +467,6 @@ def test_each_open_page_keeps_its_seats_in_a_folder_of_its_own() -> None:
         command = server.page_command(request)
     assert f"XDG_STATE_HOME={state_dir() / 'serve-pages' / '2'} " in command, command
 
-
-def _children(pid: int) -> list[str]:
-    """The processes whose parent is `pid` that still run (not zombies)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(stat.parent.name)
-    return found
 
 
 def test_a_page_closed_during_a_room_game_ends_its_game_process() -> None:
