@@ -91,7 +91,8 @@ async def test_a_room_made_on_one_page_is_joined_by_code_on_another_played_and_p
         served = _serve("--host", f"127.0.0.1:{host.port}")
         try:
             async with browser.page() as ana, browser.page() as ben:
-                await asyncio.gather(_open(ana, served.url), _open(ben, served.url))
+                await asyncio.gather(_open(ana, f"{served.url}/?name=ana"),
+                                     _open(ben, f"{served.url}/?name=ben"))
                 # no click, no focus call: the page gave the board the keys
                 assert await ana.js("document.activeElement.className") == "xterm-helper-textarea"
                 await ana.press("n")
@@ -105,16 +106,18 @@ async def test_a_room_made_on_one_page_is_joined_by_code_on_another_played_and_p
                 await ben.press("Enter")
                 pages = (ana, ben)
                 await _both(pages, "7♥")
+                await _both(pages, "ben ping")  # the names crossed: ?name= on each page
+                await _both(pages, "ana ping")
                 await asyncio.sleep(0.3)  # past the guard against keys before the board showed
 
                 await ana.press("q")
-                await _both(pages, "LEFT 7♥")
+                await _both(pages, "ana 7♥")
                 await asyncio.sleep(0.3)
                 await ben.press("o")
-                await _both(pages, "RIGHT 6♠")
+                await _both(pages, "ben 6♠")
                 await asyncio.sleep(0.3)
                 await ana.press("w")
-                await _both(pages, "GAME OVER · LEFT wins")
+                await _both(pages, "GAME OVER · ana wins")
 
                 await ana.press("Enter")
                 await ben.wait_for_text("wants a rematch")

@@ -386,10 +386,12 @@ def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_add
             await first.send_str('["stdin", "n"]')
             seen = await _screen_with(first, b"?join=")
             code = seen.split(b"?join=", 1)[1][:11].decode()
-            second = await http.ws_connect(f"{served.url}/ws/{code}?width=100&height=30",
-                                           origin=served.url)
+            second = await http.ws_connect(
+                f"{served.url}/ws/{code}?width=100&height=30&name=Ben%20B", origin=served.url
+            )
             await _screen_with(second, b"pile a")
             await _screen_with(first, b"both press")  # the room has both seats
+            await _screen_with(first, b"Ben B")  # ?name=: the page's player's name
             watcher = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
                                             origin=served.url)
             await _screen_with(watcher, b"Quick match")
@@ -409,7 +411,8 @@ def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_add
     assert "Traceback" not in output, output
 
 
-def test_a_page_asking_for_a_room_that_is_no_code_is_refused_in_one_line() -> None:
+def test_a_page_asking_for_a_room_that_is_no_code_or_a_name_that_is_none_is_refused() -> None:
+    """Before a game starts: 400, and one console line with what was sent, escaped."""
     served = _lobby()
 
     async def check() -> None:
@@ -418,13 +421,19 @@ def test_a_page_asking_for_a_room_that_is_no_code_is_refused_in_one_line() -> No
                 with pytest.raises(aiohttp.WSServerHandshakeError) as e:
                     await http.ws_connect(f"{served.url}/ws/{code}", origin=served.url)
                 assert e.value.status in (400, 404)
+            for name in ("\x1b]0;owned\x07", "x" * 300, " "):
+                query = urlencode({"width": "100", "height": "30", "name": name})
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(f"{served.url}/ws?{query}", origin=served.url)
+                assert e.value.status == 400
 
     try:
         asyncio.run(asyncio.wait_for(check(), 30))
     finally:
         output = served.close()
     lines = [line for line in output.splitlines() if "a page asked" in line]
-    assert len(lines) == 2 and "\x1b" not in output and "Traceback" not in output, output
+    assert len(lines) == 5 and "\x1b" not in output and "Traceback" not in output, output
+    assert "the name" in lines[2] and "\\x1b]0;owned\\x07" in lines[2], lines
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ Each page runs `spit-tui join 127.0.0.1:PORT` against serve's own host (one
 stopped after the last), or against `--host`'s. A room made on a page shows
 the line that brings the other player: on our own host, this server's address
 with `?join=CODE`, which opens a page straight in that room (`join HOST
-CODE`); on `--host`'s, the `join` line for that host.
+CODE`); on `--host`'s, the `join` line for that host. `?name=NAME` in a
+page's address is that player's name on both boards (`join --name`).
 
 Every page is the same person's (one machine, one user), but each page's game
 keeps its seat tokens in a state folder of its own (the lowest free page
@@ -39,8 +40,19 @@ if TYPE_CHECKING:
     from spit_tui.net.host import Host
 
 JOIN_QUERY = "join"  # the page address's ?join=CODE: straight into that room
+NAME_QUERY = "name"  # ?name=NAME: the player's name on both boards
 PAGES_FOLDER = "serve-pages"  # in the user's state folder: a folder per open page
 PAGE = web.RequestKey("page", int)  # the page's number while it is open
+
+
+def checked_name(name: str) -> str:
+    """A player's name from a page's address; UsageError saying why not."""
+    from spit_tui.names import name_problem
+
+    problem = name_problem(name)
+    if problem is not None:
+        raise UsageError(f"the name {shown(name)!r}: {problem}")
+    return name.strip()
 
 
 class LobbyServer(GameServer):
@@ -117,13 +129,15 @@ class LobbyServer(GameServer):
         assert self.game_host is not None
         host, port = self.game_host
         game = ["join", f"{host}:{port}"]
-        code = request.match_info.get("code")
-        if code is not None:
-            try:
+        code, name = request.match_info.get("code"), request.query.get(NAME_QUERY)
+        try:
+            if code is not None:
                 game.append(check_code(code))
-            except UsageError as e:
-                print(f"{NAME}: a page asked for {escaped(str(e), 200)}; refused", file=sys.stderr)
-                raise web.HTTPBadRequest(text=f"{e}\n") from None
+            if name is not None:
+                game += ["--name", checked_name(name)]
+        except UsageError as e:
+            print(f"{NAME}: a page asked for {escaped(str(e), 200)}; refused", file=sys.stderr)
+            raise web.HTTPBadRequest(text=f"{e}\n") from None
         from spit_tui.paths import state_dir
 
         state = state_dir() / PAGES_FOLDER / str(request.get(PAGE, 0))
