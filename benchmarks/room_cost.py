@@ -45,6 +45,13 @@ from spit_tui.net.session import Session
 from spit_tui.players.bot import Bot
 from spit_tui.table import Decision, Table
 
+try:  # the host's own table settings, where this version has them
+    from spit_tui.net.host import DECISIONS_KEPT
+
+    TABLE: dict[str, Any] = {"log_limit": DECISIONS_KEPT}
+except ImportError:
+    TABLE = {}
+
 
 def to_json(msg: Message) -> bytes:
     return json.dumps(msg, separators=(",", ":")).encode()
@@ -103,7 +110,7 @@ def play(rooms: int, seconds: float, through_room: bool,
         game_seed = 1000 + r
 
         def make(clock: VirtualClock = clock, seed: int = game_seed) -> Table:
-            return Table(Game(seed=seed), clock)
+            return Table(Game(seed=seed), clock, **TABLE)
 
         wires: list[Wire] = []
         t0 = time.process_time()

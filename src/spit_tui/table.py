@@ -151,14 +151,16 @@ class Table:
         repeat_s: float = REPEAT_S,
         stuck_delay_s: float = STUCK_DELAY_S,
         keymap: KeyMap = US,
+        log_limit: int = LOG_LIMIT,
     ) -> None:
+        """`log_limit`: the decisions kept (a host keeps few: net.host)."""
         self.game = game
         self.keymap = keymap  # the players' keys: what a Decision calls the key pressed
         self.clock = clock
         self.countdown_s = countdown_s
         self.gate = KeyGate(stale_s, repeat_s)  # the human limits of this table's keyboard
         self.stuck_delay_s = stuck_delay_s
-        self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
+        self.decisions: deque[Decision] = deque(maxlen=log_limit)
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
         self._seq = 0
         self._heard = Subscribers()  # who hears of changes, events, decisions, new games

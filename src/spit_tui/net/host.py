@@ -49,6 +49,9 @@ STALL_S = 1.0  # a time-out this late means the host stood still, not that the s
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
 NOTICE_S = 10.0  # a condition worth a line on the console is told at most this often
+# decisions each room's table keeps: nothing of the host reads back more than the
+# last few, and at ~120 bytes each a room's memory grew all game (room_cost.py --memory)
+DECISIONS_KEPT = 200
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,7 @@ class Host:
             countdown_s=t.countdown_s,
             stale_s=t.stale_s,
             stuck_delay_s=t.stuck_delay_s,
+            log_limit=DECISIONS_KEPT,
         )
 
     def _notice(self, kind: str, line: str) -> None:
