@@ -28,7 +28,7 @@ import sys
 from typing import Any
 
 from spit_tui.net.host import Host
-from spit_tui.net.protocol import HEADER, encode, hello, intent
+from spit_tui.net.protocol import HEADER, encode, first, hello, intent
 
 RUN_S = 180.0
 PRESSES = 200
@@ -58,7 +58,7 @@ async def connect(h: Host | Port, source: str) -> tuple[asyncio.StreamReader,
 
 async def new_room(h: Host, source: str) -> bool:
     r, w = await connect(h, source)
-    w.write(encode({"type": "new_room"}))
+    w.write(encode(first("new_room", options=None)))
     msg = await answer(r)
     w.close()
     return msg is not None and msg["type"] == "room"
@@ -109,7 +109,7 @@ async def strangers_flood(port: int, n: int, seconds: float) -> None:
                 await asyncio.sleep(0.05)
                 continue
             if code is None:
-                w.write(encode({"type": "new_room"}))
+                w.write(encode(first("new_room", options=None)))
                 msg = await answer(r)
                 if msg is None or msg["type"] != "room":
                     w.close()
@@ -143,7 +143,7 @@ async def flood(port: int, strangers: int) -> dict[str, float]:
     loop = asyncio.get_running_loop()
     code = None
     r0, w0 = await connect(h, "127.0.0.9")
-    w0.write(encode({"type": "new_room"}))
+    w0.write(encode(first("new_room", options=None)))
     msg = await answer(r0)
     assert msg is not None and msg["type"] == "room", msg
     code = msg["code"]

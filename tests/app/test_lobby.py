@@ -1,6 +1,7 @@
 """The lobby (`spit-tui join HOST` with no code, and the SSH door's first
-screen): each choice by its key, a code asked for in a box and checked, Esc
-back, Ctrl+Q leaves; and its snapshot."""
+screen): each entry by its keys, with what it asks (a code checked, a new
+room's options, the computer's level, a game from the host's list), Esc
+back, Ctrl+Q leaves; and snapshots of the menu and of each question."""
 
 from __future__ import annotations
 
@@ -10,14 +11,27 @@ import pytest
 from textual.widgets import Input
 
 from spit_tui.app import SpitApp
-from spit_tui.app.lobby import Choice, LobbyMode, lobby_app
+from spit_tui.app.lobby import ENTRIES, Choice, LobbyMode, LobbyScreen, Rooms, Watchable, lobby_app
+from spit_tui.engine import Options, Variant
 from spit_tui.net.joincmd import check_code
 
 CODE = "k3f9q-2x7mz"
+OTHER = "7aaaa-bbbbb"
+TITLE = "spit-tui on 127.0.0.1:7878"
+POINTS = Options(Variant.POINTS)
 
 
-def lobby() -> SpitApp:
-    return lobby_app("spit-tui on 127.0.0.1:7878", check_code)
+def listing(*games: Watchable) -> Rooms:
+    async def rooms() -> list[Watchable] | str:
+        return list(games)
+
+    return rooms
+
+
+GAMES = listing(
+    Watchable(CODE, "ana 1 : 0 ben · points to 50 · 2 watching"),
+    Watchable(OTHER, "carl v COMPUTER · standard"),
+)
 
 
 def chosen(app: SpitApp) -> Choice | None:
@@ -25,11 +39,12 @@ def chosen(app: SpitApp) -> Choice | None:
     return app.mode.chosen
 
 
-async def choose(*keys: str) -> Choice | None:
-    app = lobby()
+async def choose(*keys: str, rooms: Rooms | None = GAMES) -> Choice | None:
+    app = lobby_app(TITLE, check_code, rooms)
     async with app.run_test(size=(100, 30)) as pilot:
         for key in keys:
             await pilot.press(key)
+            await pilot.pause()
         await pilot.pause()
     assert not app.is_running  # each choice (and leaving) ends the lobby
     return chosen(app)
@@ -39,13 +54,22 @@ async def choose(*keys: str) -> Choice | None:
     ("keys", "chosen"),
     [
         (["q"], Choice("quick")),
-        (["n"], Choice("new")),
-        (["down", "enter"], Choice("new")),  # the arrows and Enter too
+        (["n", "enter"], Choice("new", options=Options())),
+        (["down", "enter", "enter"], Choice("new", options=Options())),  # arrows and Enter
+        (["n", "v", "enter"], Choice("new", options=POINTS)),
+        (["n", "t", "t", "m", "enter"], Choice("new", options=POINTS._replace(target=150,
+                                                                          manual_flip=True))),
+        (["n", "v", "v", "enter"], Choice("new", options=Options())),  # and back to standard
         (["j", *CODE.upper(), "enter"], Choice("join", CODE)),  # any case
-        (["w", *CODE, "enter"], Choice("watch", CODE)),
+        (["w", "enter"], Choice("watch", CODE)),  # the first game listed
+        (["w", "down", "enter"], Choice("watch", OTHER)),
+        (["w", "c", *CODE, "enter"], Choice("watch", CODE)),  # a code typed instead
+        (["c", "enter"], Choice("computer", level="5")),  # where a new player lands
+        (["c", "down", "down", "enter"], Choice("computer", level="7")),
         (["escape"], None),
         (["ctrl+q"], None),
         (["j", "escape", "q"], Choice("quick")),  # back from the box, then a choice
+        (["n", "escape", "c", "escape", "w", "escape", "q"], Choice("quick")),
     ],
 )
 async def test_each_choice_by_its_keys(keys: list[str], chosen: Choice | None) -> None:
@@ -53,12 +77,12 @@ async def test_each_choice_by_its_keys(keys: list[str], chosen: Choice | None) -
 
 
 async def test_a_bad_code_is_said_and_asked_again() -> None:
-    app = lobby()
+    app = lobby_app(TITLE, check_code)
     async with app.run_test(size=(100, 30)) as pilot:
         for key in ["j", "z", "z", "enter"]:
             await pilot.press(key)
         await pilot.pause()
-        why = app.query_one("#why")
+        why = app.screen.query_one("#why")
         assert "not a room code" in str(why.render())
         assert app.is_running
         for key in ["backspace", "backspace", *CODE, "enter"]:  # mend it
@@ -66,25 +90,61 @@ async def test_a_bad_code_is_said_and_asked_again() -> None:
     assert chosen(app) == Choice("join", CODE)
 
 
+async def test_the_watch_list_says_when_nothing_is_played_or_the_host_cannot_list() -> None:
+    async def refused() -> list[Watchable] | str:
+        return "nothing is listening at 127.0.0.1:7878: is the host running?"
+
+    for rooms, said in [
+        (listing(), "No game is being played here now"),
+        (refused, "nothing is listening"),
+        (None, "c to type a code"),
+    ]:
+        app = lobby_app(TITLE, check_code, rooms)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("w")
+            await pilot.pause()
+            await pilot.pause()
+            assert said in str(app.screen.query_one("#why").render())
+            await pilot.press("escape")  # back to the menu, still in the lobby
+            await pilot.pause()
+            assert app.is_running and isinstance(app.screen, LobbyScreen)
+
+
 async def test_f1_shows_what_each_choice_does() -> None:
-    app = lobby()
+    app = lobby_app(TITLE, check_code)
     async with app.run_test(size=(100, 30)) as pilot:
-        help_box = app.query_one("#help")
+        help_box = app.screen.query_one("#help")
         assert not help_box.display
         await pilot.press("f1")
         assert help_box.display
+        text = str(help_box.render())
+        assert all(e.help.split(":")[0] in text for e in ENTRIES)
         await pilot.press("f1")
         assert not help_box.display
 
 
 def test_lobby_snapshot(snap_compare: Callable[..., bool]) -> None:
-    assert snap_compare(lobby(), terminal_size=(100, 30))
+    assert snap_compare(lobby_app(TITLE, check_code), terminal_size=(100, 30))
+
+
+def test_new_room_snapshot(snap_compare: Callable[..., bool]) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code), press=["n", "v", "t"],
+                        terminal_size=(100, 30))
+
+
+def test_watch_list_snapshot(snap_compare: Callable[..., bool]) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code, GAMES), press=["w"],
+                        terminal_size=(100, 30))
+
+
+def test_computer_level_snapshot(snap_compare: Callable[..., bool]) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code), press=["c"], terminal_size=(100, 30))
 
 
 async def test_the_lobby_is_the_one_app_and_the_games_own_keys_stay_out() -> None:
     """A mode of SpitApp: Ctrl+P (the game's palette), Space (pause), F4 and F5
     do nothing here, Backspace edits the code (not help), and Ctrl+C leaves."""
-    app = lobby()
+    app = lobby_app(TITLE, check_code)
     assert type(app) is SpitApp
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.screen
@@ -93,6 +153,8 @@ async def test_the_lobby_is_the_one_app_and_the_games_own_keys_stay_out() -> Non
         await pilot.pause()
         assert app.screen is screen and app.is_running
         await pilot.press("j", "a", "b", "backspace")
-        assert app.query_one("#code", Input).value == "a"
-        await pilot.press("escape", "ctrl+c")
+        assert app.screen.query_one("#code", Input).value == "a"
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("ctrl+c")
     assert not app.is_running and chosen(app) is None

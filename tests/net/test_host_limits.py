@@ -19,7 +19,7 @@ from test_host import FAST
 from spit_tui.engine import Player
 from spit_tui.net.host import Host
 from spit_tui.net.limits import Limits
-from spit_tui.net.protocol import HEADER, encode, hello, intent
+from spit_tui.net.protocol import HEADER, encode, first, hello, intent
 from spit_tui.net.room import Lobby
 
 
@@ -65,7 +65,7 @@ async def seated_pair(h: Host) -> list[tuple[asyncio.StreamReader, asyncio.Strea
 async def ask_room(h: Host, source: str) -> str | None:
     """A room code for `source`, or None if refused."""
     r, w = await connect(h, source)
-    w.write(encode({"type": "new_room"}))
+    w.write(encode(first("new_room", options=None)))
     msg = await answer(r)
     w.close()
     return msg["code"] if msg is not None and msg["type"] == "room" else None

@@ -16,6 +16,7 @@ from spit_tui.engine import Phase, Play, Player
 from spit_tui.keys.intent import Row, intent_for
 from spit_tui.net.client import Client, play_as_bot
 from spit_tui.net.host import Host
+from spit_tui.net.seatproto import Offered
 from spit_tui.store.history import HistoryWriter
 
 GAME_S = 60.0
@@ -58,11 +59,15 @@ async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
         right = await Client.join("127.0.0.1", host.port, room.code, token=right.token)
         await asyncio.sleep(0.4)
         assert room.code in host.lobby.rooms and left.ended is None and not stopped
-        # RIGHT drops for good
+        # RIGHT drops for good: LEFT is offered the computer for that seat, and
+        # chooses to stop (leaves): the game stops as before the offer existed
         await right.close()
-        await until(lambda: left.ended is not None, "LEFT is told", timeout=5)
+        await until(lambda: left.offered is not None, "LEFT is offered the computer", timeout=5)
+        assert left.offered == Offered("RIGHT", 5, "a new player's pace (nothing stored)")
+        assert room.code in host.lobby.rooms and not stopped  # waiting for LEFT's choice
+        await left.close()
         line = "RIGHT did not come back within 0.4 s: the game is stopped"
-        assert left.ended == line and left.ended_by_host
+        await until(lambda: bool(stopped), "the room stops", timeout=5)
         assert stopped == [line]
         assert room.code not in host.lobby.rooms
     finally:

@@ -175,7 +175,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
         async def start(app: SpitApp) -> None:
             local.attach(table, lambda line: app.finish(f"spit-tui host: {line}"))
 
-        app = seat_app(table, start)
+        app = seat_app(table, start, takeover=local.takeover)
         async with app.run_test(size=SIZE) as pilot:
             await until(lambda: table.latest is not None, "seated")
             await pilot.pause(0.05)
@@ -188,12 +188,21 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
             await pilot.press("q")  # the host's own key, into the room with no socket
             await until(lambda: room.table.position.sides[0].ready, "LEFT said spit")
             assert room.table.decisions[-1].source == "key"
-            await right.close()  # and never comes back: the room stops after --wait
-            await until(lambda: app.end_line is not None, "the room stopped")
-        assert app.end_line == (
-            "spit-tui host: RIGHT did not come back within 0.3 s: the game is stopped"
-        )
-        assert app.return_code == 1 and room.code not in host.lobby.rooms
+            await right.close()  # and never comes back: after --wait the computer is offered
+            await until(lambda: table.offered is not None, "the computer is offered")
+            await pilot.pause(0.05)
+            text = banner_text(app)
+            assert "RIGHT did not come back" in text
+            assert "Enter: the computer plays RIGHT's seat (level 5, a new player's pace" in text
+            await pilot.press("enter")  # chosen: the computer finishes RIGHT's game
+            await until(lambda: Player.RIGHT in room.computers, "the computer took the seat")
+            await until(lambda: table.away is None, "the game goes on")
+            assert room.table.computer_level(Player.RIGHT) == "level 5"
+            await until(lambda: room.table.position.phase is Phase.PLAY, "RIGHT said spit",
+                        timeout=5)
+            assert any(d.source == "bot" and d.player is Player.RIGHT
+                       for d in room.table.decisions)  # fmt: skip
+            assert "Waiting" not in banner_text(app)
     finally:
         await host.close()
 

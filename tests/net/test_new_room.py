@@ -14,7 +14,7 @@ from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, JoinRefused
 from spit_tui.net.host import Host, Timings
-from spit_tui.net.protocol import encode, read_frame
+from spit_tui.net.protocol import encode, first, read_frame
 
 FAST = Timings(countdown_s=0.05, stale_s=0.02, stuck_delay_s=0.02)
 
@@ -49,10 +49,11 @@ async def test_new_rooms_are_rate_limited_and_one_per_connection(host: Host) -> 
     host.lobby.room_bucket.level = 5.0
     host.lobby.asks.buckets.clear()  # and this address's own bucket
     r, w = await asyncio.open_connection("127.0.0.1", host.port)
-    w.write(encode({"type": "new_room"}) + encode({"type": "new_room"}))
+    ask = encode(first("new_room", options=None))
+    w.write(ask + ask)
     async with asyncio.timeout(3.0):
-        first, second = await read_frame(r), await read_frame(r)
-    assert first is not None and b'"room"' in first
+        one, second = await read_frame(r), await read_frame(r)
+    assert one is not None and b'"room"' in one
     assert second is not None and b"one new room per connection" in second
     w.close()
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from testkit.lobby import Recorder, body, join, lobby
 
-from spit_tui.net.protocol import VERSION, ProtocolError, check_client_message, hello
+from spit_tui.net.protocol import VERSION, ProtocolError, check_client_message, first, hello
 from spit_tui.net.session import Session
 
 
@@ -18,11 +18,11 @@ def v1_hello(code: str) -> dict[str, object]:
 
 
 def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
-    assert VERSION == 3
+    assert VERSION == 4
     with pytest.raises(ProtocolError) as e:
         check_client_message(body(v1_hello("k3f9q-2x7mz")))
     assert str(e.value) == (
-        "this host speaks protocol version 3, your spit-tui speaks 1: "
+        "this host speaks protocol version 4, your spit-tui speaks 1: "
         "update your spit-tui (pip install -U spit-tui)"
     )
     lob = lobby()
@@ -36,14 +36,19 @@ def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
 
 def test_a_newer_client_is_told_the_host_is_older() -> None:
     with pytest.raises(ProtocolError, match="update this host"):
-        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 4}))
+        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 5}))
 
 
-def test_a_version_2_client_is_told_to_update() -> None:
+def test_older_clients_are_told_to_update() -> None:
     """Version 3 added `moved` (a room on another host of a directory), which a
-    version 2 client would take for a broken host."""
-    with pytest.raises(ProtocolError, match="speaks 2: update your spit-tui"):
-        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 2}))
+    version 2 client would take for a broken host; version 4 a version in every
+    first message: an older client's new_room, quick or watch has none."""
+    for version in (2, 3):
+        with pytest.raises(ProtocolError, match=f"speaks {version}: update your spit-tui"):
+            check_client_message(body({**hello("k3f9q-2x7mz"), "version": version}))
+    for old in ({"type": "new_room"}, {"type": "quick"}, {"type": "watch", "code": "k3f9q"}):
+        with pytest.raises(ProtocolError, match="speaks an older one: update your spit-tui"):
+            check_client_message(body(old))
 
 
 def test_names_cross_the_wire_and_reach_both_views() -> None:
@@ -86,7 +91,7 @@ def test_a_bad_name_is_refused(name: str) -> None:
 def quick(lob: object, now: float = 0.0) -> tuple[Session, Recorder]:
     conn = Recorder(lob)  # type: ignore[arg-type]
     s = Session(lob, conn, now)  # type: ignore[arg-type]
-    s.receive(body({"type": "quick"}), now)
+    s.receive(body(first("quick")), now)
     return s, conn
 
 
@@ -116,7 +121,7 @@ def test_quick_never_pairs_with_someone_who_left() -> None:
 def test_one_quick_per_connection() -> None:
     lob = lobby()
     s, conn = quick(lob)
-    s.receive(body({"type": "quick"}), 0.1)
+    s.receive(body(first("quick")), 0.1)
     assert conn.closed == "one new room per connection"
 
 

@@ -11,7 +11,7 @@ from testkit.lobby import FrameRecorder, Recorder, body, join, lobby
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
 from spit_tui.net import seatview
-from spit_tui.net.protocol import to_json
+from spit_tui.net.protocol import first, to_json
 from spit_tui.net.seatview import scene_to_wire
 from spit_tui.net.session import Session
 from spit_tui.scene import Scene
@@ -26,7 +26,7 @@ def test_a_room_builds_one_scene_per_change_for_both_seats_and_a_watcher(
     _, left = join(lob, room, "left", name="ana")
     _, right = join(lob, room, "right", name="ben")
     watcher = Recorder(lob)
-    Session(lob, watcher, 0.0).receive(body({"type": "watch", "code": room.code}), 0.0)
+    Session(lob, watcher, 0.0).receive(body(first("watch", code=room.code)), 0.0)
     built = 0
     scene = Table.scene
 
@@ -50,7 +50,7 @@ def test_a_room_encodes_one_shared_view_per_change_and_each_seat_reads_its_own(
     _, left = join(lob, room, "left", name="ana", frames=True)
     _, right = join(lob, room, "right", name="ben", frames=True)
     watcher = FrameRecorder(lob)
-    Session(lob, watcher, 0.0).receive(body({"type": "watch", "code": room.code}), 0.0)
+    Session(lob, watcher, 0.0).receive(body(first("watch", code=room.code)), 0.0)
     encoded = 0
     shared = seatview._shared
 

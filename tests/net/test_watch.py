@@ -9,6 +9,7 @@ import pytest
 from testkit.lobby import FrameRecorder, Recorder, body, cards_in, join, lobby, visible_cards
 
 from spit_tui.engine import Player
+from spit_tui.net.protocol import first
 from spit_tui.net.room import MAX_WATCHERS
 from spit_tui.net.session import Session
 from spit_tui.players.bot import Bot
@@ -17,7 +18,7 @@ from spit_tui.players.bot import Bot
 def watch(lob: object, code: str, conn: Recorder | None = None) -> tuple[Session, Recorder]:
     conn = conn or Recorder(lob)  # type: ignore[arg-type]
     s = Session(lob, conn, 0.0)  # type: ignore[arg-type]
-    s.receive(body({"type": "watch", "code": code}), 0.0)
+    s.receive(body(first("watch", code=code)), 0.0)
     return s, conn
 
 

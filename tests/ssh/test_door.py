@@ -172,7 +172,9 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         ana = await connect(s, "ana", key)
         a = await ana.open()
         await a.wait_for(b"Quick match")
-        ana.send(b"n")  # a new room
+        ana.send(b"n")  # a new room, with the options as they are
+        await a.wait_for(b"make the room")
+        ana.send(b"\r")
         board = await a.wait_for(b"Waiting for RIGHT to join")
         code = CODE.search(board, board.rindex(b"\x1b[?1049h"))
         assert code is not None
@@ -305,9 +307,10 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         carl = await connect(s, "carl")
         c = await carl.open()
         await c.wait_for(b"Quick match")
-        carl.send(b"w")
-        await c.wait_for(b"room code, like")
-        carl.send(f"{code}\r".encode())
+        carl.send(b"w")  # the games in play here: the one, chosen
+        await c.wait_for(b"ana v ben")
+        assert code.encode() not in c.out  # the list names the players, not the code
+        carl.send(b"\r")
         await c.wait_for(b"both press any key")
         await c.wait_for(b"ben")
         (room,) = s.host.lobby.rooms.values()
@@ -334,6 +337,8 @@ async def test_a_guest_gone_while_their_game_starts_leaves_no_game_behind(tmp_pa
         screen = await g.open()
         await screen.wait_for(b"Quick match")
         g.send(b"n")
+        await screen.wait_for(b"make the room")
+        g.send(b"\r")
         await asyncio.sleep(0.05)  # the room is being made, the board not up yet
         g.close()
         await asyncio.sleep(3.0)  # time for a game to have started, were it let
@@ -360,6 +365,8 @@ async def test_leaving_a_game_goes_back_to_the_lobby(tmp_path: Path) -> None:
         screen = await g.open()
         await screen.wait_for(b"Quick match")
         g.send(b"n")
+        await screen.wait_for(b"make the room")
+        g.send(b"\r")
         await screen.wait_for(b"Waiting for RIGHT to join")
         mark = len(screen.out)
         g.send(b"\x11")  # Ctrl+Q, then Enter: the game's own quit

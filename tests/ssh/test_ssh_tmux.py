@@ -123,7 +123,9 @@ def seat_both(guests: Guests, door: ThreadDoor) -> Any:
     """ana makes a room, ben comes in with its code; the room."""
     guests.ssh("ana", "ana")
     guests.wait("ana", "Quick match")
-    guests.send("ana", "n")  # a new room, with the line to send
+    guests.send("ana", "n")  # a new room: its options, then the line to send
+    guests.wait("ana", "make the room")
+    guests.key("ana", "Enter")
     board = guests.wait("ana", "Waiting for RIGHT to join")
     guests.shot("ana made a room", "ana")
     m = CODE.search(board.replace("\n", " "))

@@ -662,8 +662,10 @@ class SpitApp(App[None]):
         if event.key in ("enter", "tab") or (
             event.character is not None and event.character.isprintable()
         ):
+            scene = self.board.scene()
             if event.key == "enter" and (
-                self.board.scene().phase is Phase.OVER
+                scene.phase is Phase.OVER
+                or scene.away is not None  # a seat's banner may offer Enter (SeatMode)
                 or (self._seat is None and self.table.shown.held)
             ):
                 return

@@ -110,7 +110,7 @@ def banner(
     if away is not None and scene.phase is not Phase.OVER:
         return "waiting", [
             Text(away, BIG),
-            Text(scene.away_hint, WAIT),
+            *(Text(line, WAIT) for line in scene.away_hint.split("\n")),
         ]
     if scene.phase is Phase.OVER:
         winner = scene.winner

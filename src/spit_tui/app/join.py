@@ -34,10 +34,12 @@ class SeatMode(Mode):
     new_games = False  # the host starts games; Enter does nothing here
 
     def __init__(
-        self, start: Start, rematch: Callable[[], None] | None = None, watching: bool = False
+        self, start: Start, rematch: Callable[[], None] | None = None, watching: bool = False,
+        takeover: Callable[[], None] | None = None,
     ) -> None:
         self._start = start
         self._rematch = rematch
+        self._takeover = takeover
         if rematch is None:  # a watcher, or a seat that cannot ask
             self.over_keys = "Ctrl+Q: quit"
         if watching:  # nothing of a watcher's is lost by quitting: no question
@@ -45,8 +47,17 @@ class SeatMode(Mode):
 
     def enter_after_game(self, app: SpitApp) -> bool:
         """Enter after game over asks the host for a rematch; the host starts
-        it once both seats have asked (and says so beside the one who asked)."""
-        if self._rematch is None or app.board.scene().phase is not Phase.OVER:
+        it once both seats have asked (and says so beside the one who asked).
+        Enter while the other seat's player has not come back in time lets
+        the computer finish their seat (the banner offers it; the seat
+        ignores it otherwise)."""
+        scene = app.board.scene()
+        if scene.phase is not Phase.OVER:
+            if self._takeover is None or scene.away is None:
+                return False
+            self._takeover()
+            return True
+        if self._rematch is None:
             return False
         self._rematch()
         return True
@@ -77,7 +88,9 @@ def seat_app(
     start: Start,
     rematch: Callable[[], None] | None = None,
     watching: bool = False,
+    takeover: Callable[[], None] | None = None,
 ) -> SpitApp:
-    """The app as `seat` shows it (a RemoteSeat), with `start` its task and
-    `rematch` what asks the host for another game (`watching`: a watcher's)."""
-    return SpitApp(seat=seat, mode=SeatMode(start, rematch, watching))
+    """The app as `seat` shows it (a RemoteSeat), with `start` its task,
+    `rematch` what asks the host for another game (`watching`: a watcher's)
+    and `takeover` what lets the computer finish a dropped seat."""
+    return SpitApp(seat=seat, mode=SeatMode(start, rematch, watching, takeover))

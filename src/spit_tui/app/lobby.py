@@ -1,10 +1,17 @@
 """The lobby: the first screen of `spit-tui join HOST` with no room code (and
-so of the SSH door): Quick match, New room, Join by code, Watch by code.
+so of the SSH door and of the browser door): Quick match, New room, Join by
+code, Watch a game, Play the computer.
 
-Keys only: each choice has its key (q, n, j, w; the arrows and Enter work
-too), j and w ask for the code in a box (Esc goes back), Ctrl+Q or Esc
-leaves. The lobby only chooses: the command that ran it does the rest (asks
-the host, takes the seat, runs the board), so nothing here knows the wire.
+The menu is a table of `Entry` values (`ENTRIES`): each has its key, its
+line, its F1 paragraph and, where the choice needs more (a code, the room's
+options, a level, a room to watch), the screen that asks for it
+(app/lobbyscreens.py); that screen's result is the `Choice`, or None to come
+back to the menu. Another door or feature adds an entry by adding a value
+here, nothing else. Keys only: each entry has its key (the arrows and Enter
+work too), Esc goes back, Ctrl+Q leaves. The lobby only chooses: the command
+that ran it does the rest (asks the host, takes the seat, runs the board), so
+nothing here knows the wire; what it needs from the host (is this a code, the
+watchable rooms) it is handed as functions.
 
 It is a mode of the one app (`LobbyMode`, app/modes.py): its first screen is
 the `LobbyScreen`, none of the game's own keys (help, pause, names, the
@@ -13,7 +20,7 @@ palette) apply, and the choice is the mode's to hand back (`choose_in_lobby`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -22,37 +29,97 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit_tui.app import SpitApp
 from spit_tui.app.modes import Mode
-
-CHOICES = (
-    ("quick", "q", "Quick match: play the next player who comes"),
-    ("new", "n", "New room: a code to send a friend"),
-    ("join", "j", "Join by code: the room a friend made"),
-    ("watch", "w", "Watch by code: a game in play"),
-)
-
-
-HELP = "\n".join((
-    "Quick match: you play the next player who asks for one here; until they come,"
-    " the board shows the room's code, which you may send someone too.",
-    "New room: a room of your own; its board shows the line to send a friend.",
-    "Join by code, Watch by code: the code a friend sent (any case, dash or not)."
-    " A watcher sees the board as both players do, and has no keys.",
-    "At game over, Enter on both seats plays again in the same room.",
-))  # one line a paragraph: the box wraps them
+from spit_tui.engine import Options
 
 
 @dataclass(frozen=True)
 class Choice:
-    """What the player chose: "quick", "new", "join" or "watch", and the code for
-    the last two."""
+    """What the player chose: its entry's kind ("quick", "new", "join",
+    "watch", "computer", ...), with what that entry asked: the room code
+    (join, watch), the room's options (new), the computer's level (computer:
+    a rung as text, "1" to the top)."""
 
     kind: str
     code: str | None = None
+    options: Options | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class Watchable:
+    """A game in play that may be watched, as the host listed it."""
+
+    code: str
+    line: str  # what the list shows: the names, the game, the match, the watchers
+
+
+Rooms = Callable[[], Awaitable["list[Watchable] | str"]]  # the list, or why not (one line)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the lobby's menu. `ask`: the screen that completes the
+    choice (its result: the Choice, or None for the menu again); None: the
+    entry is chosen at once, as `Choice(kind)`."""
+
+    kind: str
+    key: str
+    label: str  # "Quick match: play the next player who comes"
+    help: str  # its F1 paragraph
+    ask: Callable[[LobbyMode], Screen[Choice | None]] | None = None
+
+
+def _code(kind: str) -> Callable[[LobbyMode], Screen[Choice | None]]:
+    def ask(mode: LobbyMode) -> Screen[Choice | None]:
+        from .lobbyscreens import CodeScreen
+
+        return CodeScreen(kind, mode.check)
+
+    return ask
+
+
+def _room(mode: LobbyMode) -> Screen[Choice | None]:
+    from .lobbyscreens import RoomScreen
+
+    return RoomScreen()
+
+
+def _watch(mode: LobbyMode) -> Screen[Choice | None]:
+    from .lobbyscreens import WatchScreen
+
+    return WatchScreen(mode.rooms, mode.check)
+
+
+def _computer(mode: LobbyMode) -> Screen[Choice | None]:
+    from .lobbyscreens import LevelScreen
+
+    return LevelScreen()
+
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry("quick", "q", "Quick match: play the next player who comes",
+          "Quick match: you play the next player who asks for one here; until they come,"
+          " the board shows the room's code, which you may send someone too."),
+    Entry("new", "n", "New room: choose the game, get a code to send",
+          "New room: a room of your own: standard or points (and to how many), manual"
+          " flip or not; its board shows the code and the lines to send a friend.",
+          _room),
+    Entry("join", "j", "Join by code: the room a friend made",
+          "Join by code: the code a friend sent (any case, dash or not).", _code("join")),
+    Entry("watch", "w", "Watch a game: the games in play here",
+          "Watch a game: choose one of the games in play on this host, or type a code"
+          " (c). A watcher sees the board as both players do, and has no keys.", _watch),
+    Entry("computer", "c", "Play the computer: choose its level",
+          "Play the computer: a game against the computer at the level you choose,"
+          " played and stored on this host like any other.", _computer),
+)  # fmt: skip
+
+AFTER = "At game over, Enter on both seats plays again in the same room."
 
 
 class LobbyMode(Mode):
@@ -64,11 +131,21 @@ class LobbyMode(Mode):
     new_games = False
     asks_before_quit = False  # nothing to lose: Ctrl+Q leaves at once
 
-    def __init__(self, heading: str, check: Callable[[str], str]) -> None:
-        """`check`: a code as typed -> the code, or UsageError saying why not
-        (the command's: the app knows no network)."""
+    def __init__(
+        self,
+        heading: str,
+        check: Callable[[str], str],
+        *,
+        entries: tuple[Entry, ...] = ENTRIES,
+        rooms: Rooms | None = None,
+    ) -> None:
+        """`check`: a code as typed -> the code, or UsageError saying why not;
+        `rooms`: the host's watchable rooms (the command's: the app knows no
+        network; None: no list, a code only)."""
         self.heading = heading
         self.check = check
+        self.entries = entries
+        self.rooms = rooms
         self.chosen: Choice | None = None
 
     def screen(self, app: SpitApp) -> Screen[None]:
@@ -76,7 +153,7 @@ class LobbyMode(Mode):
 
     def allows(self, action: str) -> bool:
         """Only leaving: the game's keys (help, pause, the palette, ...) have no
-        game here, so the lobby's own keys and the code box get them."""
+        game here, so the lobby's own keys and its questions get them."""
         return action == "quit_ask"
 
 
@@ -85,24 +162,25 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "leave", "leave", priority=True),
-        *(Binding(key, f"choose('{kind}')", label.split(":")[0]) for kind, key, label in CHOICES),
-        Binding("f1", "help", "help"),
-        Binding("escape", "go_back", "back / leave"),
     ]
 
     def __init__(self, mode: LobbyMode) -> None:
         super().__init__(id="lobby-screen")
         self.mode = mode
-        self.asking: str | None = None  # "join" or "watch" while the code box is up
+        self.entries = {e.kind: e for e in mode.entries}
+        for e in mode.entries:  # the footer shows them in the menu's order
+            self._bindings.bind(e.key, f"choose('{e.kind}')", e.label.split(":")[0])
+        self._bindings.bind("f1", "help", "help")
+        self._bindings.bind("escape", "leave", "leave")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
             yield Static(self.mode.heading, id="title")
-            yield OptionList(*(Option(f"{key}  {label}", id=kind) for kind, key, label in CHOICES),
-                             id="choices")
-            yield Input(placeholder="room code, like k3f9q-2x7mz", id="code", max_length=20)
-            yield Static("", id="why")
-            yield Static(HELP, id="help")
+            yield OptionList(
+                *(Option(f"{e.key}  {e.label}", id=e.kind) for e in self.entries.values()),
+                id="choices",
+            )
+            yield Static("\n".join((*(e.help for e in self.entries.values()), AFTER)), id="help")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -112,59 +190,45 @@ class LobbyScreen(Screen[None]):
         self.mode.chosen = choice
         self.app.exit()
 
-    @on(OptionList.OptionSelected)
+    @on(OptionList.OptionSelected, "#choices")
     def _picked(self, event: OptionList.OptionSelected) -> None:
         self.action_choose(str(event.option.id))
 
     def action_choose(self, kind: str) -> None:
-        if self.asking is not None:
-            return  # typing a code: the letters are the code's
-        if kind in ("join", "watch"):
-            self.asking = kind
-            box = self.query_one("#code", Input)
-            box.add_class("asking")
-            box.value = ""
-            box.focus()
+        if self.app.screen is not self:
+            return  # an entry's own screen is up: its keys are its own
+        entry = self.entries[kind]
+        if entry.ask is None:
+            self._end(Choice(kind))
             return
-        self._end(Choice(kind))
+        self.app.push_screen(entry.ask(self.mode), self._asked)
 
-    @on(Input.Submitted)
-    def _code(self, event: Input.Submitted) -> None:
-        from spit_tui.command import UsageError
-
-        try:
-            code = self.mode.check(event.value)
-        except UsageError as e:
-            self.query_one("#why", Static).update(str(e))
-            return
-        assert self.asking is not None
-        self._end(Choice(self.asking, code))
+    def _asked(self, choice: Choice | None) -> None:
+        if choice is not None:
+            self._end(choice)
+        else:
+            self.query_one("#choices", OptionList).focus()
 
     def action_help(self) -> None:
         """F1: what each choice does, under them (F1 again hides it)."""
         self.query_one("#help", Static).toggle_class("shown")
 
-    def action_go_back(self) -> None:
-        if self.asking is None:
-            self._end(None)
-            return
-        self.asking = None
-        self.query_one("#code", Input).remove_class("asking")
-        self.query_one("#why", Static).update("")
-        self.query_one("#choices", OptionList).focus()
-
     def action_leave(self) -> None:
         self._end(None)
 
 
-def lobby_app(heading: str, check: Callable[[str], str]) -> SpitApp:
+def lobby_app(
+    heading: str, check: Callable[[str], str], rooms: Rooms | None = None
+) -> SpitApp:
     """The app as the lobby (its mode's `chosen` says what was chosen)."""
-    return SpitApp(mode=LobbyMode(heading, check))
+    return SpitApp(mode=LobbyMode(heading, check, rooms=rooms))
 
 
-async def choose_in_lobby(heading: str, check: Callable[[str], str]) -> Choice | None:
+async def choose_in_lobby(
+    heading: str, check: Callable[[str], str], rooms: Rooms | None = None
+) -> Choice | None:
     """Run the lobby; what the player chose (None: they left)."""
-    app = lobby_app(heading, check)
+    app = lobby_app(heading, check, rooms)
     await app.run_async()
     assert isinstance(app.mode, LobbyMode)
     return app.mode.chosen

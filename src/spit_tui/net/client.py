@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from spit_tui.engine import Action, Phase, Ready, Slap
+from spit_tui.engine import Action, Options, Phase, Ready, Slap
 from spit_tui.keys.gate import earliest_reaction
 from spit_tui.keys.intent import Row, intent_for
 from spit_tui.players.bot import make_policy
@@ -29,9 +29,19 @@ from spit_tui.players.policy import Policy
 from spit_tui.players.view import must_say_spit, play_actions
 from spit_tui.scene import Scene
 
-from .protocol import ProtocolError, check_host_message, encode, read_frame
+from .protocol import (
+    VERSION,
+    Message,
+    ProtocolError,
+    check_host_message,
+    encode,
+    first,
+    older_host,
+    options_to_wire,
+    read_frame,
+)
 from .remote import phase_mark
-from .seatproto import Ended, Event, Recorded, SeatProtocol, Shown, Welcomed
+from .seatproto import Ended, Event, Offered, Recorded, SeatProtocol, Shown, Welcomed
 
 JOIN_S = 5.0  # the host must answer a hello this soon
 READ_SIZE = 64 * 1024
@@ -74,6 +84,7 @@ class Client:
         self.ended: str | None = None  # why the connection ended
         self.end_kind: str | None = None  # seatproto.Ended.kind
         self.record: Recorded | None = None  # the host's record of the game just over, if asked
+        self.offered: Offered | None = None  # the other seat dropped: the computer may take it
         self._changed = asyncio.Event()
         self._apply(early)
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._watch())]
@@ -177,24 +188,52 @@ class Client:
 
     @staticmethod
     async def new_room(
-        host: str, port: int, timeout: float = JOIN_S, kind: str = "new_room"
+        host: str, port: int, timeout: float = JOIN_S, kind: str = "new_room",
+        options: Options | None = None, computer: int | None = None,
     ) -> str:
-        """Ask the host for a new room (or, with kind "quick", a quick match's
-        room); its code, or JoinRefused (the host's reason) or OSError."""
+        """Ask the host for a new room (with its own `options`, and the
+        computer at level `computer` in the RIGHT seat, if given), or with
+        kind "quick" a quick match's room; its code, or JoinRefused (the
+        host's reason) or OSError."""
+        if kind == "quick":
+            msg = first("quick")
+        else:
+            wire = None if options is None else options_to_wire(options, computer)
+            msg = first("new_room", options=wire)
+        return str((await Client.ask(host, port, msg, "room", timeout))["code"])
+
+    @staticmethod
+    async def rooms(host: str, port: int, timeout: float = JOIN_S) -> list[Message]:
+        """The games in play on the host that may be watched (protocol 4's
+        `rooms`: each checked), or JoinRefused or OSError."""
+        return list((await Client.ask(host, port, first("rooms"), "rooms", timeout))["rooms"])
+
+    @staticmethod
+    async def ask(
+        host: str, port: int, msg: Message, answer: str, timeout: float = JOIN_S
+    ) -> Message:
+        """One question on a connection of its own, and the host's checked
+        answer of type `answer`; JoinRefused (the host's reason, or what it
+        broke) or OSError. A host older than this client says so plainly."""
         reader, writer = await asyncio.open_connection(host, port)
         try:
-            writer.write(encode({"type": kind}))
+            writer.write(encode(msg))
             async with asyncio.timeout(timeout):
                 body = await read_frame(reader)
             if body is None:
                 raise JoinRefused("the host closed the connection")
-            msg = check_host_message(body)
-            if msg["type"] == "refused":  # its reason passed the check: one printable line
-                raise JoinRefused(msg["reason"])
-            if msg["type"] != "room":
-                raise JoinRefused(f"the host sent a {msg['type']} message, not a room", "broke")
+            got = check_host_message(body)
+            if got["type"] == "refused":  # its reason passed the check: one printable line
+                if older_host(got["reason"]):
+                    raise JoinRefused(
+                        f"this host speaks an older protocol than version {VERSION}: "
+                        "update the host (pip install -U spit-tui)"
+                    )
+                raise JoinRefused(got["reason"])
+            if got["type"] != answer:
+                raise JoinRefused(f"the host sent a {got['type']} message, not {answer}", "broke")
             writer.write(encode({"type": "bye"}))
-            return str(msg["code"])
+            return got
         except TimeoutError:
             raise JoinRefused("the host did not answer", "silent") from None
         except ProtocolError as e:
@@ -240,6 +279,8 @@ class Client:
                 self.writer.transport.abort()  # nothing more to say to this host
             elif isinstance(ev, Recorded):
                 self.record = ev
+            elif isinstance(ev, Offered):
+                self.offered = ev
             self._changed.set()
 
     def _flush(self) -> None:
@@ -262,6 +303,13 @@ class Client:
         """Ask for the finished game's record (the host sends it after game over only)."""
         self.proto.ask_record()
         self._flush()
+    def takeover(self) -> None:
+        """The computer finishes the seat of the player who did not come back
+        (what the host offered: `offered`)."""
+        if self.offered is not None:
+            self.offered = None
+            self.proto.takeover()
+            self._flush()
 
     async def changed(self, timeout: float | None = None) -> bool:
         """Wait for a new view (or the end); False if `timeout` passed first."""

@@ -26,11 +26,12 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from spit_tui.clock import RealClock
-from spit_tui.engine import Game, Options
+from spit_tui.engine import Game, Options, Player
 from spit_tui.keys.gate import STALE_S
 from spit_tui.subscription import Subscription
 from spit_tui.table import COUNTDOWN_S, STUCK_DELAY_S, Decision, Outcome, Table
 
+from .computer import Pace, SeatComputer, pace_of
 from .latency import PING_S, LoopLag
 from .limits import Addresses, Limits
 from .protocol import FRAME_S, ProtocolError, encode, read_frame, refused
@@ -122,10 +123,11 @@ class Host:
         self._outer_handler: Any = None
         self.loop_lag = LoopLag()  # how late this host's own loop runs (net.latency)
 
-    def _make_table(self) -> Table:
+    def _make_table(self, options: Options | None = None) -> Table:
+        """A room's table: the host's options, or the room's own (the lobby's New room)."""
         t = self.timings
         # a seed, not only a Random: the stored game replays from it (history, export)
-        game = Game(options=self.options, seed=self.seeds.getrandbits(63))
+        game = Game(options=options or self.options, seed=self.seeds.getrandbits(63))
         return Table(
             game,
             RealClock(),
@@ -204,6 +206,7 @@ class Host:
         room.poke = ticker.poke
         room.on_seats = partial(self._seats_changed, room)
         room.loop_late = self.loop_lag.late_s
+        room.on_takeover = partial(self._take_over, room)
         if self.history is not None:
             from spit_tui.store.history import Seating
 
@@ -227,19 +230,55 @@ class Host:
                 self._stop(room, f"no card played for {quiet:g} s: the room is closed")
 
     def _seats_changed(self, room: Room) -> None:
-        """A seat came or went: a seat that dropped has `wait_s` to come back."""
-        dropped = any(s.token is not None and s.conn is None for s in room.seats.values())
+        """A seat came or went: a seat that dropped has `wait_s` to come back
+        (the computer's seats never drop). Once the other player was offered
+        the computer for it, that player leaving stops the game."""
+        dropped = any(
+            s.token is not None and s.conn is None and p not in room.computers
+            for p, s in room.seats.items()
+        )
         timer = self._giving_up.pop(room.code, None)
         if timer is not None:
             timer.cancel()
+        if room.offered is not None and room.waiting is not None:
+            if all(s.conn is None for s in room.seats.values()):
+                self._give_up(room)  # the player who was asked left: stop (their choice)
+            return
         if dropped and not room.table.game.over:  # a played-out room goes by itself
             loop = asyncio.get_running_loop()
             self._giving_up[room.code] = loop.call_later(self.wait_s, self._give_up, room)
 
     def _give_up(self, room: Room) -> None:
-        """Nobody came back in time: store the game as it stands and stop the room."""
+        """A seat did not come back in time: the player still there chooses
+        (the computer finishes that seat, or they stop: net.computer); with
+        nobody there, or once chosen so, the game is stored as it stands and
+        the room stopped."""
         who = room.waiting or "a player"
+        if room.offered is not None:  # the one asked has left since: the dropped seat is why
+            who = room.table.names[room.offered]
+        gone = [p for p, s in room.seats.items() if s.conn is None and p not in room.computers]
+        if room.offered is None and len(gone) == 1 and not room.table.game.over:
+            p = gone[0]
+            pace = self._pace(room, p)
+            if room.offer_takeover(p, pace.rung, pace.words(room.table.names[p])):
+                return  # the room waits for their choice (or for the seat, still)
         self._stop(room, f"{who} did not come back within {self.wait_s:g} s: the game is stopped")
+
+    def _pace(self, room: Room, p: Player) -> Pace:
+        db = None if self.history is None else str(self.history.path)
+        return pace_of(room.table, p, room.table.names[p], db)
+
+    def _take_over(self, room: Room, p: Player) -> None:
+        """The player still there chose the computer for seat `p`: it plays
+        from here at that player's pace, and the game goes on."""
+        pace = self._pace(room, p)
+        table = room.table
+        since = table.clock.now() - table.game_started_at
+        name = table.names[p]
+        room.seat_computer(p, SeatComputer.seat(table, p, pace.rung, since))
+        line = f"the computer plays {name}'s seat from here: level {pace.rung}"
+        table.say(Player(1 - p), line)
+        self.on_notice(f"room {room.code}: {line} ({pace.words(name)})")
 
     def _stop(self, room: Room, line: str) -> None:
         """Store the room's game as it stands, drop the room, tell who is there."""

@@ -208,7 +208,7 @@ async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int
     async def start(app: SpitApp) -> None:
         local.attach(table, lambda line: app.finish(f"{NAME}: {line}"))
 
-    app = seat_app(table, start, local.rematch)
+    app = seat_app(table, start, local.rematch, takeover=local.takeover)
     app.first_run = board.asks_keyboard()
     try:
         return await board.run(app)

@@ -17,16 +17,22 @@ import errno
 import os
 import socket
 import sys
+from functools import partial
+from typing import TYPE_CHECKING
 
 from spit_tui.command import PROG, Parser, UsageError, command, shown
+from spit_tui.engine import Options
 from spit_tui.names import name_problem
 from spit_tui.startup import Board, add_board_options, board_options_problem
 
 from .client import JOIN_S, Client, JoinRefused
 from .host import DEFAULT_PORT
-from .protocol import MAX_TEXT, host_text
+from .protocol import MAX_TEXT, Message, host_text
 from .room import CODE_ALPHABET, CODE_CHARS, normal_code
 from .seat import NetSeat, Tokens
+
+if TYPE_CHECKING:
+    from spit_tui.app.lobby import Watchable
 
 NAME = f"{PROG} join"
 INVITE_ENV = "SPIT_INVITE"
@@ -118,13 +124,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+MAX_INVITE_LINES = 4
+
+
 def invite_line(code: str, default: str | None = None) -> str | None:
-    """The line that brings the other player to room `code`, shown on the board
-    until they come: the one the door that started this seat gave (the SSH
-    door's ssh line; "{code}" in it stands for the room's code), else
-    `default` (the lobby's New room: the join line)."""
-    line = (os.environ.get(INVITE_ENV) or default or "").replace("{code}", code)
-    return line if 0 < len(line) <= 200 and line.isascii() and line.isprintable() else None
+    """The lines that bring the other player to room `code`, shown on the board
+    until they come (one a line): the ones the door that started this seat gave
+    (the SSH door's ssh line, and its join line where its host can be reached;
+    a browser door's; "{code}" in them stands for the room's code), else
+    `default` (the lobby's New room: the join line). Lines that are not short
+    printable ASCII are left out."""
+    given = (os.environ.get(INVITE_ENV) or default or "").replace("{code}", code)
+    lines = [
+        line for line in given.split("\n")[:MAX_INVITE_LINES]
+        if 0 < len(line) <= 200 and line.isascii() and line.isprintable()
+    ]
+    return "\n".join(lines) or None
 
 
 def unreachable(host: str, port: int, e: BaseException, prog: str = NAME) -> str:
@@ -151,16 +166,44 @@ def _refused(e: JoinRefused) -> str:
     return f"{NAME}: the host refused: {line}" if e.kind == "refused" else f"{NAME}: {line}"
 
 
-async def ask_room(host: str, port: int, kind: str = "new_room") -> str | None:
-    """A new room's code (or a quick match's), or None with one line said."""
+async def ask_room(
+    host: str, port: int, kind: str = "new_room", options: Options | None = None,
+    computer: int | None = None,
+) -> str | None:
+    """A new room's code (with its own options, and the computer in a seat if
+    `computer` is a level), or a quick match's; or None with one line said."""
     try:
         async with asyncio.timeout(JOIN_S):
-            return await Client.new_room(host, port, kind=kind)
+            return await Client.new_room(host, port, kind=kind, options=options, computer=computer)
     except JoinRefused as e:
         print(_refused(e), file=sys.stderr)
     except (OSError, TimeoutError) as e:
         print(unreachable(host, port, e), file=sys.stderr)
     return None
+
+
+async def watchable(host: str, port: int) -> list[Watchable] | str:
+    """The lobby's list of games to watch on the host, or why not (one line)."""
+    from spit_tui.app.lobby import Watchable
+
+    try:
+        async with asyncio.timeout(JOIN_S):
+            rooms = await Client.rooms(host, port)
+    except JoinRefused as e:
+        return _refused(e).removeprefix(f"{NAME}: ")
+    except (OSError, TimeoutError) as e:
+        return unreachable(host, port, e).removeprefix(f"{NAME}: ")
+    return [Watchable(r["code"], watch_line(r)) for r in rooms]
+
+
+def watch_line(room: Message) -> str:
+    """A listed room as the lobby shows it: "ana 1 : 0 ben · points to 50 · 2 watching"."""
+    left, right = (shown(n) for n in room["names"])
+    match = room["match"]
+    between = f" {match[0]} : {match[1]} " if match else " v "
+    game = f"points to {room['target']}" if room["variant"] == "points" else "standard"
+    watchers = f" · {room['watchers']} watching" if room["watchers"] else ""
+    return f"{left}{between}{right} · {game}{watchers}"
 
 
 async def _new_room(host: str, port: int) -> int:
@@ -213,15 +256,18 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     host, port = args.host, args.port
     first = True
     while True:
-        choice = await choose_in_lobby(f"spit-tui on {host}:{port}", check_code)
+        choice = await choose_in_lobby(
+            f"spit-tui on {host}:{port}", check_code, partial(watchable, host, port)
+        )
         if choice is None:
             return 0
         if choice.kind == "watch":
             status = await watch_room(host, port, str(choice.code), board)
         else:
             args.quick, args.code = choice.kind == "quick", choice.code
-            if choice.kind == "new":
-                args.code = await ask_room(host, port)
+            if choice.kind in ("new", "computer"):
+                level = None if choice.level is None else int(choice.level)
+                args.code = await ask_room(host, port, options=choice.options, computer=level)
                 if args.code is None:
                     return 1
             status = await _take_seat(args, board, made=choice.kind == "new", first=first)
@@ -264,7 +310,7 @@ async def _take_seat(
     async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
 
-    app = seat_app(table, run, net.rematch)
+    app = seat_app(table, run, net.rematch, takeover=net.takeover)
     app.first_run = first and board.asks_keyboard()
     try:
         return await board.run(app)

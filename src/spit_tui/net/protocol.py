@@ -24,7 +24,11 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any
 
-VERSION = 3  # 2: names in hello, quick, rematch, watch; 3: moved (docs/protocol.md, Versions)
+from spit_tui.engine import Options, Variant
+
+# 2: names in hello, quick, rematch, watch; 3: moved; 4: room options, the rooms
+# list, a dropped seat's computer, a version in every first message (docs/protocol.md)
+VERSION = 4
 MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 900
 HEADER = struct.Struct(">I")
 FRAME_S = 5.0  # a frame that has begun must be complete this soon (slow drip)
@@ -193,12 +197,34 @@ ROWS = ("a", "b", "fill", "flip")
 SEATS = ("left", "right")
 SLOT_MAX = 4
 PING_MAX = 2**31 - 1
+VARIANTS = ("standard", "points")
+LEVEL_MAX = 99  # a computer level on the wire (the ladder's rungs are fewer: the host checks)
+MAX_LISTED = 20  # watchable rooms in one `rooms` answer
+version_field = int_in(0, 2**16)
+# a room's options on the wire (new_room); `computer`: the level that plays RIGHT, or null
+room_options = shaped({
+    "variant": one_of(*VARIANTS),
+    "target": int_in(1, 10_000),
+    "manual_flip": boolean,
+    "computer": optional(int_in(1, LEVEL_MAX)),
+})  # fmt: skip
+listed_room = shaped({
+    "code": text,
+    "names": list_of(text, 2, 2),
+    "variant": one_of(*VARIANTS),
+    "target": int_in(1, 10_000),
+    "computer": boolean,
+    "watchers": int_in(0, 10_000),
+    "match": optional(list_of(int_in(0, 10_000), 2, 2)),
+})  # fmt: skip
+# the messages a client may open a connection with: each carries its version
+FIRST = ("hello", "new_room", "quick", "watch", "rooms")
 
 # type -> {field: check}; every field is required but those of MAY_LACK, and no
 # other field is allowed.
 CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "hello": {
-        "version": int_in(0, 2**16),
+        "version": version_field,
         "code": text,
         "seat": optional(one_of(*SEATS)),
         "token": optional(text),
@@ -208,11 +234,13 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "intent": {"row": one_of(*ROWS), "slot": int_in(0, SLOT_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
     "pong": {"id": int_in(0, PING_MAX)},
-    "new_room": {},
-    "quick": {},
+    "new_room": {"version": version_field, "options": optional(room_options)},
+    "quick": {"version": version_field},
     "rematch": {},
     "record": {},  # after game over: the finished game's record, for the seat's own history
-    "watch": {"code": text},
+    "watch": {"version": version_field, "code": text},
+    "rooms": {"version": version_field},
+    "takeover": {},
     "bye": {},
 }
 
@@ -231,7 +259,9 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "pong": {"id": int_in(0, PING_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
     "room": {"code": text},
+    "rooms": {"rooms": list_of(listed_room, 0, MAX_LISTED)},
     "watching": {"room": text, "stale_s": seconds(0, 10)},
+    "dropped": {"name": text, "level": int_in(1, LEVEL_MAX), "pace": text},
     "bye": {"reason": text},
     "record": {  # the answer to `record`, in parts of whole lines
         "part": int_in(1, RECORD_PARTS),
@@ -268,25 +298,38 @@ def check_message(msg: Message, shapes: dict[str, dict[str, Check]]) -> Message:
 
 
 def check_client_message(body: bytes) -> Message:
-    """A frame from a seat, decoded and checked, or ProtocolError. A hello of
-    another version is refused as that, before its fields are checked (a
-    version 1 hello has no name, and "without name" would not tell its
-    player what to do)."""
+    """A frame from a seat, decoded and checked, or ProtocolError. A first
+    message (hello, new_room, quick, watch, rooms) of another version is
+    refused as that, before its fields are checked (a version 1 hello has no
+    name, and "without name" would not tell its player what to do); one with
+    no version at all is an older client's new_room, quick or watch (before 4)."""
     msg = decode_body(body)
     version = msg.get("version")
-    if msg.get("type") == "hello" and type(version) is int and version != VERSION:
-        raise ProtocolError(version_refusal(version))
+    if msg.get("type") in FIRST:
+        if version is None and msg.get("type") != "hello":
+            raise ProtocolError(version_refusal(None))
+        if type(version) is int and version != VERSION:
+            raise ProtocolError(version_refusal(version))
     return check_message(msg, CLIENT_MESSAGES)
 
 
-def version_refusal(version: int) -> str:
-    """The one line a client of another protocol version is told."""
-    newer = version > VERSION
+def version_refusal(version: int | None) -> str:
+    """The one line a client of another protocol version is told (None: an
+    older one that did not say which)."""
+    newer = version is not None and version > VERSION
     update = "this host" if newer else "your spit-tui"
+    speaks = "an older one" if version is None else f"{version}"
     return (
-        f"this host speaks protocol version {VERSION}, your spit-tui speaks {version}: "
+        f"this host speaks protocol version {VERSION}, your spit-tui speaks {speaks}: "
         f"update {update} (pip install -U spit-tui)"
     )
+
+
+def older_host(reason: str) -> bool:
+    """A refusal that says the host does not know a message this version sends
+    first (a version 2 host: "a message of no known type", "a new_room message
+    with an unknown field"): the host is older than this client."""
+    return reason == "a message of no known type" or reason.endswith("with an unknown field")
 
 
 def check_host_message(body: bytes) -> Message:
@@ -305,6 +348,24 @@ def hello(
     if door is not None:  # left out otherwise: a host from before it knows no such field
         msg["door"] = door
     return msg
+
+
+def first(kind: str, **fields: Any) -> Message:
+    """A message a connection opens with (new_room, quick, watch, rooms): with our version."""
+    return {"type": kind, "version": VERSION, **fields}
+
+
+def options_to_wire(options: Options, computer: int | None = None) -> Message:
+    return {
+        "variant": str(options.variant), "target": options.target,
+        "manual_flip": options.manual_flip, "computer": computer,
+    }  # fmt: skip
+
+
+def options_from_wire(wire: Message) -> tuple[Options, int | None]:
+    """A checked `room_options` value: the options, and the computer's level (or None)."""
+    options = Options(Variant(wire["variant"]), wire["target"], wire["manual_flip"])
+    return options, wire["computer"]
 
 
 def intent(row: str, slot: int) -> Message:

@@ -62,6 +62,8 @@ class RemoteSeat:
         self.lost: str | None = None  # our own connection is down: the line to show
         self.own_rtt_ms: int | None = None  # our round trip, where the host has not said it yet
         self.invite: str | None = None  # the command that joins the other seat, if ours to give
+        # the other seat did not come back: (their name, the computer's level, its pace in words)
+        self.offered: tuple[str, int, str] | None = None
         self._heard = Subscribers()
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self._seq = 0
@@ -84,12 +86,23 @@ class RemoteSeat:
             return None
         if not self._met:
             return f"Waiting for {s.waiting} to join"
+        if self.offered is not None:
+            return f"{self.offered[0]} did not come back"
         return f"Waiting for {s.waiting}: reconnect with the same command"
 
     def _away_hint(self) -> str:
         s = self.latest
+        if self.offered is not None:
+            name, level, pace = self.offered
+            return (
+                f"Enter: the computer plays {name}'s seat (level {level}, {pace})"
+                "  ·  Ctrl+Q: stop the game"
+            )
         if s is not None and s.waiting is not None and not self._met and self.invite:
-            return f"On the other terminal: {self.invite}"
+            lines = self.invite.split("\n")
+            if len(lines) == 1:
+                return f"On the other terminal: {lines[0]}"
+            return "\n".join(("Your friend types one of these (or picks Join by code):", *lines))
         return "The game is paused: it goes on where it stopped."
 
     def scene(self) -> Scene:
@@ -115,6 +128,8 @@ class RemoteSeat:
         now = self.clock.now()
         self.latest = scene = scene.taken_at(now)
         self.lost = None
+        if scene.waiting is None:
+            self.offered = None  # they came back, or the computer took the seat
         self._met = self._met or scene.waiting is None
         mark = phase_mark(scene)
         if mark != self._mark:  # D13: this screen shows the phase from now on
@@ -124,6 +139,12 @@ class RemoteSeat:
         if said != self._host_said:  # a word from the host replaces ours
             self._host_said = said
             self._word = None if said is None else _Word(said, float("inf"))
+        self._notify()
+
+    def offer(self, name: str, level: int, pace: str) -> None:
+        """The host offers the other seat, whose player did not come back, to
+        the computer: the banner says so, and Enter takes it (SeatMode)."""
+        self.offered = (name, level, pace)
         self._notify()
 
     def connection_lost(self, line: str) -> None:

@@ -32,11 +32,12 @@ from spit_tui.engine import Game, Options, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.matchscore import MatchScore
-from spit_tui.names import MAX_CELLS
+from spit_tui.names import COMPUTER, MAX_CELLS
 from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
+from .computer import Rungs, SeatComputer, Tags, computer_seating
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
@@ -157,6 +158,9 @@ class Room:
     )
     # the human limits applied to each remote seat's keys, whatever its client claims
     gates: dict[Player, KeyGate] = field(default_factory=dict)
+    computers: dict[Player, SeatComputer] = field(default_factory=dict)  # seats it plays
+    offered: Player | None = None  # a dropped seat the other player may give the computer
+    on_takeover: Callable[[Player], None] = lambda p: None  # the host: the offer was taken
 
     def __post_init__(self) -> None:
         self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
@@ -169,7 +173,10 @@ class Room:
     def waiting(self) -> str | None:
         """The seats the game waits for ("LEFT", "LEFT and RIGHT"), or None."""
         names = self.table.names
-        missing = [names[p] for p, seat in self.seats.items() if seat.conn is None]
+        missing = [
+            names[p] for p, seat in self.seats.items()
+            if seat.conn is None and p not in self.computers
+        ]
         return " and ".join(missing) if missing else None
 
     def _hold(self) -> None:
@@ -185,6 +192,8 @@ class Room:
         if token is not None:
             for p, seat in self.seats.items():
                 if seat.token is not None and hmac.compare_digest(seat.token, token):
+                    if p in self.computers:
+                        return "the computer has taken that seat: the game went on without you"
                     old = seat.conn
                     if old is not None:
                         if now is None or now - seat.alive_at <= LIVE_S:
@@ -289,13 +298,16 @@ class Room:
         return now
 
     def seating(self) -> tuple[tuple[str, str], tuple[str | None, str | None],
-                               tuple[str, int] | None]:
-        """Who sits here, for the stored games: the names on the boards, the
-        seats' key identities, and the match the game belongs to (its key, first to N)."""
+                               tuple[str, int] | None, Tags, Rungs]:
+        """Who sits here, for the stored games: the names (the computer's where
+        it played a seat from the start), the seats' key identities, the match
+        the game belongs to (its key, first to N), the record's tags and the
+        computer's rung per seat (net.computer.computer_seating)."""
         ids = (self.seats[Player.LEFT].identity, self.seats[Player.RIGHT].identity)
         match = self.match
         key = None if match is None else (f"{self.code} {match.number}", match.first_to)
-        return self.table.names, ids, key
+        names, tags, rungs = computer_seating(self.table, self.computers)
+        return names, ids, key, tags, rungs
 
     def want_rematch(self, p: Player) -> None:
         """A seat asks for another game after game over: the other is told;
@@ -305,12 +317,15 @@ class Room:
         if not table.game.over:
             return
         self.rematch.add(p)
-        if len(self.rematch) < len(self.seats):  # each seat sees its own message only
+        # (the computer's seats always want one; each seat sees its own message only)
+        if len(self.rematch | self.computers.keys()) < len(self.seats):
             other = Player(1 - p)
             table.say(p, f"a rematch: waiting for {table.names[other]}")
             table.say(other, f"{table.names[p]} wants a rematch: Enter")
             return
         self.rematch.clear()
+        for c in self.computers.values():
+            c.since_s = None  # a computer that took a seat plays the next game from its start
         winner = table.position.winner
         if winner is not None:
             self.wins[winner] += 1
@@ -365,7 +380,41 @@ class Room:
         names[p] = name
         self.table.seat((names[0], names[1]))
 
+    def offer_takeover(self, p: Player, level: int, pace: str) -> bool:
+        """Seat `p` did not come back in time: the other player (if here) is
+        asked whether the computer should finish the game in its place
+        (level `level`, `pace` in words), or stop it; False if nobody is
+        there to ask."""
+        other = self.seats[Player(1 - p)].conn
+        if other is None or p in self.computers:
+            return False
+        self.offered = p
+        other.send({"type": "dropped", "name": self.table.names[p], "level": level, "pace": pace})
+        return True
+
+    def take_offer(self, by: Player) -> None:
+        """The player at `by` chose the computer for the dropped seat offered."""
+        p = self.offered
+        if p is None or p == by or self.seats[p].conn is not None:
+            return
+        self.offered = None
+        self.on_takeover(p)
+
+    def seat_computer(self, p: Player, computer: SeatComputer) -> None:
+        """The computer plays seat `p` from now on (its level on the boards)."""
+        self.computers[p] = computer
+        if self.seats[p].token is None:  # never given out: nobody can take this seat
+            self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.table.seat(self.table.names, {q: f"level {c.rung}" for q, c in self.computers.items()})
+        self.table.clock.update()
+        self._hold()
+        self.flush()
+        self.poke()
+        self.on_seats()
+
     def attach(self, p: Player, conn: Conn) -> None:
+        if self.offered == p:
+            self.offered = None  # back in time after all: no computer needed
         seat = self.seats[p]
         seat.conn = conn
         seat.sent = None
@@ -428,10 +477,17 @@ class Room:
         return holds((left, right))
 
     def ping(self, now: float) -> None:
-        """Ping every connected seat (the host does this every latency.PING_S)."""
+        """Ping every connected seat (the host does this every latency.PING_S),
+        and every watcher that is keeping up: a board that does not change for
+        a while must not look like a host that has gone (their pongs are not
+        measured)."""
         for seat in self.seats.values():
             if seat.conn is not None:
                 seat.conn.send({"type": "ping", "id": seat.rtt.ping(now)})
+        for conn in self.watchers:
+            busy = getattr(conn, "busy", None)
+            if busy is None or not busy():
+                conn.send({"type": "ping", "id": 0})
 
     def pong(self, p: Player, n: int, now: float) -> None:
         """Seat `p` answered ping `n`; its shown ping is updated when it has moved."""
@@ -552,7 +608,7 @@ class Lobby:
 
     def __init__(
         self,
-        make_table: Callable[[], Table],
+        make_table: Callable[..., Table],  # (), or (options) for a room of its own
         *,
         max_rooms: int = MAX_ROOMS,
         room_rate: float = ROOM_RATE,
@@ -578,11 +634,13 @@ class Lobby:
         self.far: Far | None = None
         self.take_code: Callable[[], str] = new_code
 
-    def new_room(self, expires: bool = False) -> Room:
+    def new_room(self, expires: bool = False, options: Options | None = None) -> Room:
+        """A room with the host's options, or its own (`options`: New room's)."""
         code = self.take_code()
         while code in self.rooms:
             code = new_code()
-        room = Room(code, self.make_table(), expires=expires)
+        table = self.make_table() if options is None else self.make_table(options)
+        room = Room(code, table, expires=expires)
         room.hold_actions, room.hold_views = self.equalise
         room.trust_pongs = self.trust_pongs
         if self.first_to is not None:
@@ -626,10 +684,15 @@ class Lobby:
         self.quick = made if isinstance(made, Room) else None
         return made
 
-    def request_room(self, now: float, address: str = "") -> Room | str:
+    def request_room(
+        self, now: float, address: str = "", options: Options | None = None,
+        computer: int | None = None,
+    ) -> Room | str:
         """A room asked for over the wire (`new_room`) from `address`, or why
-        not (one line). The host-wide bucket slows only addresses that hold
-        rooms already, so a flood from some cannot deny everyone else."""
+        not (one line); with its own `options`, and the computer at level
+        `computer` in the RIGHT seat if given (the lobby's Play the computer).
+        The host-wide bucket slows only addresses that hold rooms already, so
+        a flood from some cannot deny everyone else."""
         if len(self.rooms) >= self.max_rooms:
             return "this host has no room for another game"
         held = sum(1 for r in self.rooms.values() if r.owner == address)
@@ -638,7 +701,10 @@ class Lobby:
             return why
         if held and not self.room_bucket.take(now):
             return "too many new rooms: try again in a moment"
-        room = self.new_room(expires=True)
+        room = self.new_room(expires=True, **({} if options is None else {"options": options}))
         room.owner = address
         room.played_at = now
+        if computer is not None:
+            room.table.seat((room.table.names[0], COMPUTER))
+            room.seat_computer(Player.RIGHT, SeatComputer.seat(room.table, Player.RIGHT, computer))
         return room

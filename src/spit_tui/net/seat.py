@@ -31,7 +31,7 @@ from .client import Client, JoinRefused
 from .protocol import Message
 from .remote import RemoteSeat
 from .room import Room, normal_code
-from .seatproto import Ended, Recorded, SeatProtocol, Shown
+from .seatproto import Ended, Offered, Recorded, SeatProtocol, Shown
 from .seatview import SEAT_NAMES
 
 if TYPE_CHECKING:
@@ -143,14 +143,23 @@ class NetSeat:
     def rematch(self) -> None:
         self.client.rematch()
 
+    def takeover(self) -> None:
+        """Enter while the host offers the dropped seat to the computer: take it."""
+        self.client.takeover()
+
     async def run(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
         """Feed `table` until the end; then `finish(line)` says why (never raises)."""
         shown = None
         over: Scene | None = None  # the game-over scene whose record was asked for
+        seen: Offered | None = None  # the host's last offer of the other seat to the computer
         while True:
             client = self.client
             while client.ended is None:
                 rv = client.latest
+                offered = client.offered
+                if offered is not None and offered is not seen:
+                    seen = offered
+                    table.offer(*offered)
                 if rv is not None and rv is not shown:
                     shown = rv
                     table.show(rv)
@@ -263,6 +272,8 @@ class LocalSeat:
                 self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
             elif msg["type"] == "rematch":
                 self.room.want_rematch(self.seat)
+            elif msg["type"] == "takeover":
+                self.room.take_offer(self.seat)
             elif msg["type"] == "pong":
                 # No wire: answered at once, so the host measures this seat as 0 ms
                 # away and holds it for the remote seat's distance (net.latency).
@@ -272,6 +283,11 @@ class LocalSeat:
     def rematch(self) -> None:
         if not self.closed:
             self.proto.rematch()
+            self._deliver()
+
+    def takeover(self) -> None:
+        if not self.closed and self.table is not None and self.table.offered is not None:
+            self.proto.takeover()
             self._deliver()
 
     def attach(self, table: RemoteSeat, finish: Callable[[str], None]) -> None:
@@ -290,6 +306,8 @@ class LocalSeat:
         for event in self.proto.receive_message(msg, now):
             if isinstance(event, Shown) and self.table is not None:
                 self.table.show(event.scene)
+            elif isinstance(event, Offered) and self.table is not None:
+                self.table.offer(*event)
             elif isinstance(event, Ended):
                 self.close(event.reason)
         self._deliver()

@@ -37,6 +37,7 @@ from .protocol import (
     check_message,
     decode_body,
     encode,
+    first,
     frame_length,
     hello,
     intent,
@@ -80,7 +81,16 @@ class Recorded(NamedTuple):
     play_s: float
 
 
-Event = Welcomed | Shown | Ended | Recorded
+class Offered(NamedTuple):
+    """The other seat's player did not come back in time: the computer may
+    finish their seat (at `level`, measured from `pace`, in words), or we stop."""
+
+    name: str
+    level: int
+    pace: str
+
+
+Event = Welcomed | Shown | Ended | Recorded | Offered
 
 
 class SeatProtocol:
@@ -119,7 +129,7 @@ class SeatProtocol:
 
     def watch(self, code: str) -> None:
         """Watch room `code` instead of taking a seat: its views come as LEFT's."""
-        self._send({"type": "watch", "code": code})
+        self._send(first("watch", code=code))
 
     def press(self, row: Row, slot: int) -> None:
         """A key of this seat's half."""
@@ -136,6 +146,9 @@ class SeatProtocol:
         """Ask for the finished game's record (after game over), for our own history."""
         self._asked = True
         self._send({"type": "record"})
+    def takeover(self) -> None:
+        """Let the computer finish the seat of the player who did not come back."""
+        self._send({"type": "takeover"})
 
     def _send(self, msg: Message) -> None:
         if self.ended is None:
@@ -237,6 +250,8 @@ class SeatProtocol:
             return [Shown(scene_from_wire(msg, self.seat, now), msg["heard"])]
         if kind == "record":
             return self._record_part(msg)
+        if kind == "dropped":
+            return [Offered(msg["name"], msg["level"], msg["pace"])]
         raise ProtocolError(f"a {kind} message after the welcome")
 
     def _record_part(self, msg: Message) -> list[Event]:

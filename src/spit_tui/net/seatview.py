@@ -9,8 +9,9 @@ own message. `scene_to_wire` writes a Scene as a `view` message (and
 `scene_from_wire` reads one back, checked field by field with protocol.py's
 combinators, then across fields (pile counts, owners, lit piles); anything
 off is a ProtocolError. What only the screen's own table knows (away lines,
-the history's offer and figures, whether anything was played yet, the
-computer's halves) never goes on the wire.
+the history's offer and figures, whether anything was played yet) never
+goes on the wire; the computer's halves do (protocol 4: the host's computer
+may play a seat).
 """
 
 from __future__ import annotations
@@ -149,6 +150,7 @@ def _shared(scene: Scene) -> Message:
         "ping": list(scene.pings or (None, None)),
         "match": None if scene.room_wins is None else list(scene.room_wins),
         "watchers": scene.watchers,
+        "computer": list(scene.computer),
         **({} if scene.first_to is None else {"first_to": scene.first_to}),
     }
 
@@ -300,6 +302,7 @@ VIEW: dict[str, Check] = {
     "ping": list_of(optional(int_in(0, 60_000)), 2, 2),
     "match": optional(PAIR),
     "watchers": int_in(0, 1000),
+    "computer": list_of(optional(lambda v: v == "" or text(v)), 2, 2),  # its level's words
     "heard": int_in(0, 2**53),
     "first_to": int_in(1, MAX_FIRST_TO),  # only in a match room
 }
@@ -396,6 +399,7 @@ def scene_from_wire(msg: Message, me: Player, at: float = 0.0) -> Scene:
         pings=(ping[0], ping[1]),
         room_wins=None if msg["match"] is None else (msg["match"][0], msg["match"][1]),
         watchers=msg["watchers"],
+        computer=(msg["computer"][0], msg["computer"][1]),
         owners=tuple(_player(o) for o in story["owners"]),
         feed=tuple(_entry(e) for e in story["feed"]),
         played=(played[0], played[1]),

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
+from spit_tui.players.ladder import TOP
 
 from .limits import Bucket
-from .protocol import VERSION, Message, ProtocolError, check_client_message
+from .protocol import (
+    MAX_LISTED,
+    VERSION,
+    Message,
+    ProtocolError,
+    check_client_message,
+    options_from_wire,
+)
 from .room import BURST, RATE, Conn, Lobby, Room, normal_code
 from .seatview import SEAT_NAMES
 
@@ -70,11 +78,18 @@ class Session:
         elif kind == "hello":
             self._hello(msg, now)
         elif kind in ("new_room", "quick"):
-            self._room(kind, now)
+            self._room(msg, now)
+        elif kind == "rooms":
+            if self.made_room or self.room is not None or self.watching is not None:
+                self.close("one list of rooms per connection, before anything else")
+                return
+            self.made_room = True  # (one first message of this kind per connection)
+            self.conn.send({"type": "rooms", "rooms": listed(self.lobby)})
         elif kind == "watch":
             self._watch(msg, now)
         elif self.watching is not None:
-            self.close("a watcher has no keys")
+            if kind != "pong":  # (its pongs say it is there: nothing to measure)
+                self.close("a watcher has no keys")
         elif self.room is None or self.seat is None:
             self.close("say hello first")
         elif kind == "pong":
@@ -83,6 +98,8 @@ class Session:
             self.room.want_rematch(self.seat)
         elif kind == "record":
             self._record(self.room)
+        elif kind == "takeover":
+            self.room.take_offer(self.seat)
         else:
             self.room.submit(self.seat, Row(msg["row"]), msg["slot"])
 
@@ -96,20 +113,28 @@ class Session:
         for msg in room.record_parts():
             self.conn.send(msg)
 
-    def _room(self, kind: str, now: float) -> None:
-        """A new room (`new_room`), or a quick match's (`quick`: the room where
-        the next player waits, or will): tell its code, which the connection
-        may then say hello to. One per connection."""
+    def _room(self, msg: Message, now: float) -> None:
+        """A new room (`new_room`, with its own options if given), or a quick
+        match's (`quick`: the room where the next player waits, or will): tell
+        its code, which the connection may then say hello to. One per connection."""
         if self.made_room or self.room is not None:
             self.close("one new room per connection")
             return
         far = self.lobby.far
-        if kind == "quick" and far is not None:  # paired across the hosts
+        if msg["type"] == "quick" and far is not None:  # paired across the hosts
             self.asking = True
             far.quick(now, self.address, self._answer)
             return
-        ask = self.lobby.quick_room if kind == "quick" else self.lobby.request_room
-        room = ask(now, self.address)
+        if msg["type"] == "quick":
+            room = self.lobby.quick_room(now, self.address)
+        else:
+            options, computer = (None, None)
+            if msg["options"] is not None:
+                options, computer = options_from_wire(msg["options"])
+            if computer is not None and computer > TOP:
+                self.close(f"no computer level {computer} on this host (1-{TOP})")
+                return
+            room = self.lobby.request_room(now, self.address, options, computer)
         if isinstance(room, str):
             self.close(room)
             return
@@ -209,3 +234,23 @@ class Session:
             self.watching = None
         if self.room is not None and self.seat is not None:
             self.room.detach(self.seat, self.conn)
+
+
+def listed(lobby: Lobby) -> list[Message]:
+    """The rooms a stranger may watch (`rooms`): games with both seats taken,
+    so a code from this list can only watch, never take a seat; the newest
+    first, at most MAX_LISTED."""
+    out: list[Message] = []
+    for room in reversed(list(lobby.rooms.values())):
+        if len(out) >= MAX_LISTED:
+            break
+        if any(s.token is None for s in room.seats.values()):
+            continue  # a seat still free: someone's invitation, not a show
+        o = room.table.game.options
+        wins, watchers = room.standing()
+        out.append({
+            "code": room.code, "names": list(room.table.names), "variant": str(o.variant),
+            "target": o.target, "computer": bool(room.computers), "watchers": watchers,
+            "match": None if wins is None else list(wins),
+        })  # fmt: skip
+    return out

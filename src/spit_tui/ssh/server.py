@@ -90,12 +90,19 @@ class Door:
     history: Path | None = None  # our own host's history: each guest's lobby reads it
 
     def invite(self, reached: str, code: str) -> str:
-        """The line a guest sends a friend to sit at room `code`."""
+        """The lines a guest sends a friend to sit at room `code` (one a line):
+        the ssh line, and the join line where the game host is not this
+        machine's own (`--host`: a friend with spit-tui may join it directly)."""
         where = self.public or reached
         host, _, port = where.rpartition(":") if where.count(":") == 1 else (where, "", "")
         port = port or str(self.port)
         opt = "" if port == "22" else f"-p {port} "
-        return f"ssh {opt}-t NAME@{host} {code}"
+        lines = [f"ssh {opt}-t NAME@{host} {code}"]
+        game_host, game_port = self.game_host
+        if game_host not in ("127.0.0.1", "::1", "localhost"):
+            where = f"[{game_host}]" if ":" in game_host else game_host
+            lines.append(f"spit-tui join {where}:{game_port} {code}")
+        return "\n".join(lines)
 
     async def stop(self) -> None:
         """End every session as the server stops, each guest told why."""

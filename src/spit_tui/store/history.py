@@ -62,6 +62,8 @@ class Seating(NamedTuple):
     names: tuple[str, str]
     identities: tuple[str | None, str | None] = (None, None)
     in_match: tuple[int | str, int] | None = None
+    tags: tuple[tuple[str, str], ...] = ()  # the record's own tags (where the computer sat)
+    rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
 
 
 class HistoryWriter:
@@ -209,20 +211,22 @@ class HistoryWriter:
         lost = self._lost[id(table)]
         seating = self._seating.get(id(table))
         seats = (
-            Seating(self.names, self.identities, self.in_match) if seating is None else seating()
-        )
+            Seating(self.names, self.identities, self.in_match, tuple(self.tags.items()),
+                    (self.rungs.get(Player.LEFT), self.rungs.get(Player.RIGHT)))
+            if seating is None else seating()
+        )  # fmt: skip
         names = seats.names
         snap = Snapshot(
             key=key,
             started=started,
             names=names,
-            record=record_of(table, {"Left": names[0], "Right": names[1], **self.tags}),
+            record=record_of(table, {"Left": names[0], "Right": names[1], **dict(seats.tags)}),
             lost_races=(lost[0], lost[1]),
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
             clock_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
             identities=seats.identities,
-            rungs=(self.rungs.get(Player.LEFT), self.rungs.get(Player.RIGHT)),
+            rungs=seats.rungs,
             daily=self.daily,
             in_match=seats.in_match,
         )
