@@ -87,7 +87,7 @@ async def test_a_room_made_on_one_page_is_joined_by_code_on_another_played_and_p
     from testkit.host import running_host
 
     async with running_host() as host:
-        host.lobby.make_table = lambda: _near_the_end(host)
+        host.lobby.make_table = lambda *options: _near_the_end(host)
         served = _serve("--host", f"127.0.0.1:{host.port}")
         try:
             async with browser.page() as ana, browser.page() as ben:
@@ -95,7 +95,9 @@ async def test_a_room_made_on_one_page_is_joined_by_code_on_another_played_and_p
                                      _open(ben, f"{served.url}/?name=ben"))
                 # no click, no focus call: the page gave the board the keys
                 assert await ana.js("document.activeElement.className") == "xterm-helper-textarea"
-                await ana.press("n")
+                await ana.press("n")  # New room: its options as they are, Enter makes it
+                await ana.wait_for_text("make the room")
+                await ana.press("Enter")
                 found = CODE.search(await ana.wait_for_text("spit-tui join"))
                 assert found is not None
                 code = found.group(1)
@@ -212,6 +214,8 @@ async def test_a_game_that_ends_with_a_line_shows_it_on_the_page(browser: Browse
             async with browser.page() as page:
                 await _open(page, served.url)
                 await page.press("n")
+                await page.wait_for_text("make the room")
+                await page.press("Enter")
                 why = ""
                 async with asyncio.timeout(20):
                     while not why:

@@ -383,7 +383,9 @@ def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_add
             first = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
                                           origin=served.url)
             await _screen_with(first, b"Quick match")
-            await first.send_str('["stdin", "n"]')
+            await first.send_str('["stdin", "n"]')  # New room: Enter makes it as it is
+            await _screen_with(first, b"make the room")
+            await first.send_str('["stdin", "\\r"]')
             seen = await _screen_with(first, b"?join=")
             code = seen.split(b"?join=", 1)[1][:11].decode()
             second = await http.ws_connect(
@@ -395,7 +397,9 @@ def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_add
             watcher = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
                                             origin=served.url)
             await _screen_with(watcher, b"Quick match")
-            await watcher.send_str(json.dumps(["stdin", "w"]))
+            await watcher.send_str(json.dumps(["stdin", "w"]))  # the host's games: by code
+            await _screen_with(watcher, b"by code")
+            await watcher.send_str(json.dumps(["stdin", "c"]))
             await _screen_with(watcher, b"room code")
             await watcher.send_str(json.dumps(["stdin", code + "\r"]))
             await _screen_with(watcher, b"watching")  # the lobby's Watch, from a page
