@@ -183,10 +183,15 @@ async def test_the_page_fits_the_board_to_the_window_and_keeps_the_keys_for_it(
             await _resize(page, 700, 450, (80, 24))
             await page.wait_for_text("pile a")
 
+            panel = "document.getElementById('page-keys').offsetHeight > 0"
             await page.press("?")
-            assert await page.js("document.getElementById('page-keys').offsetHeight > 0")
+            assert await page.js(panel)
             await page.press("Escape")
-            assert await page.js("document.getElementById('page-keys').offsetHeight === 0")
+            assert not await page.js(panel)
+            await page.js("document.getElementById('keys').click()")  # no keyboard: a tap
+            assert await page.js(panel)
+            await page.js("document.getElementById('page-keys').click()")
+            assert not await page.js(panel)
             await page.js("document.activeElement.blur()")  # the keys are elsewhere now
             await asyncio.sleep(0.3)  # past the guard against keys before the board showed
             await page.press("q")
