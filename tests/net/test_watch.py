@@ -138,3 +138,14 @@ def test_watch_command_lines(tmp_path: object) -> None:
         )  # fmt: skip
         assert run.returncode == status and says in run.stderr, run.stderr
         assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+
+
+def test_a_watcher_is_pinged_so_a_quiet_board_is_not_a_host_gone() -> None:
+    """The seat's protocol gives a host up after 1.5 s of silence: a board that
+    does not change for that long must still send the watcher something."""
+    lob = lobby()
+    room = lob.new_room()
+    s, conn = watch(lob, room.code)
+    s.receive(body({"type": "pong", "id": 0}), 0.0)  # its pong is no key: it stays
+    room.ping(0.5)
+    assert conn.sent[-1][0] == {"type": "ping", "id": 0} and conn.closed is None

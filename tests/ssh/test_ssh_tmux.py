@@ -6,8 +6,9 @@
   from both terminals start the round and play; a third watches (`ssh -t
   NAME@HOST w CODE`) and quits; each player quits; every terminal is left as
   it was (normal screen, cursor shown).
-- A guest whose ssh is killed mid-game: the other is told, and its terminal
-  too is restored when it leaves.
+- A guest whose ssh is killed mid-game: the other is told, and after the
+  room's wait chooses on screen, both ways: the computer finishes the dropped
+  seat (Enter), or the game stops (Ctrl+Q); every terminal is restored.
 - (slow) A whole game, each key chosen from the host's table and typed into
   the terminal of its seat; then both press Enter: a rematch in the room.
 
@@ -106,8 +107,8 @@ class ThreadDoor(ThreadHost):
 def door(tmp_path: Path) -> Iterator[ThreadDoor]:
     from spit_tui.net.host import Timings
 
-    d = ThreadDoor(tmp_path, seed=11, timings=Timings(countdown_s=0.3, stale_s=0.2,
-                                                       stuck_delay_s=0.2))
+    d = ThreadDoor(tmp_path, seed=11, wait_s=2.0,
+                   timings=Timings(countdown_s=0.3, stale_s=0.2, stuck_delay_s=0.2))
     yield d
     d.close()
 
@@ -167,22 +168,55 @@ def test_two_openssh_clients_play_and_leave_their_terminals_as_they_were(
     guests.shot("both left", "ana", "ben")
 
 
-def test_a_guest_whose_ssh_is_killed_mid_game(guests: Guests, door: ThreadDoor) -> None:
+@pytest.mark.parametrize(
+    "choice", ["computer", pytest.param("stop", marks=pytest.mark.slow)]
+)  # (stopping is also driven over sockets in tests/net/test_host_rooms.py, in the default run)
+def test_a_guest_whose_ssh_is_killed_mid_game(
+    guests: Guests, door: ThreadDoor, choice: str
+) -> None:
+    """ben's ssh dies; ana waits --wait (2 s here), then chooses on screen: the
+    computer finishes ben's seat (Enter), or she stops the game (Ctrl+Q)."""
+    from spit_tui.engine import Player
+
     room = seat_both(guests, door)
+    time.sleep(0.5)  # the stale-key window of the spit call
+    guests.send("ana", "q")
+    guests.send("ben", "p")
+    guests.wait("ana", "play!")
     pid = int(guests.tmux("display", "-p", "-t", "ben", "#{pane_pid}").strip())
     ssh_pid = int(subprocess.run(["pgrep", "-P", str(pid), "-x", "ssh"], capture_output=True,
                                  text=True).stdout.split()[0])
     os.kill(ssh_pid, 9)  # the guest's connection dies with no goodbye
     guests.wait("ana", "Waiting for ben")
     guests.shot("ben's ssh killed", "ana", "ben")
-    door_sessions = door.read(lambda: len(door.door.sessions))
-    assert door_sessions <= 2
-    ended = guests.quit("ana")
+    offer = guests.wait("ana", "ben did not come back")
+    assert "Enter: the computer plays ben's seat (level 5, a new player's pace" in offer
+    assert "Ctrl+Q: stop the game" in offer
+    guests.shot("the choice", "ana")
+    if choice == "computer":
+        guests.key("ana", "Enter")
+        guests.wait("ana", "ben · level 5")  # the computer's half, where ben's keys were
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not door.read(lambda: any(
+            d.player is Player.RIGHT and d.source == "bot" and d.outcome.name == "APPLIED"
+            for d in room.table.decisions
+        )):  # fmt: skip
+            time.sleep(0.1)
+        assert door.read(lambda: Player.RIGHT in room.computers)
+        guests.shot("the computer plays ben's seat", "ana")
+        assert "ben did not come back" not in guests.screen("ana")
+    ended = guests.quit("ana")  # stop: Ctrl+Q on the choice; or leave the game later
     assert "EXIT=0" in ended and guests.restored("ana")
+    # (ben's ssh was killed: its terminal is his own to reset; nothing could reach it)
     deadline = time.monotonic() + 10
     while door.read(lambda: len(door.door.sessions)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert door.read(lambda: len(door.door.sessions)) == 0
+    if choice == "stop":  # nobody left to ask: the room stops, its game stored unfinished
+        deadline = time.monotonic() + 10
+        while door.read(lambda: room.code in door.host.lobby.rooms) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert door.read(lambda: room.code not in door.host.lobby.rooms)
     assert not door.read(lambda: room.table.game.over)
 
 
