@@ -80,6 +80,8 @@ def test_a_damaged_host_key_is_one_line_never_replaced(tmp_path: Path) -> None:
         (["--port", "99999"], "port"),
         (["--per-address", "0"], "--per-address"),
         (["--idle", "soon"], "--idle"),
+        (["--wait", "0"], "--wait: seconds from 1 to 86400"),
+        (["--wait", "5", "--host", "127.0.0.1:7878"], "--wait is for our own host"),
         (["--host", "not an address"], "not a host name"),
         (["--authorized-keys", "/nonexistent/keys"], "cannot read"),
     ],

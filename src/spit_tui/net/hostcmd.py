@@ -41,7 +41,21 @@ from .room import Room
 NAME = f"{PROG} host"
 
 
-def _wait(text: str) -> float:
+def add_wait_argument(p: Parser) -> None:
+    """`--wait S`, for `host` and `ssh-serve` (one wording, one check: `_wait`)."""
+    p.add_argument(
+        "--wait",
+        default=str(WAIT_S),
+        metavar="S",
+        help=(
+            f"seconds a room waits for a seat that dropped ({WAIT_S:g}); then the player "
+            "still there chooses: the computer finishes that seat, or the game stops"
+        ),
+    )
+
+
+def wait_seconds(text: str) -> float:
+    """--wait's value, checked (UsageError if not 1-86400 seconds)."""
     try:
         s = float(text)
     except ValueError:
@@ -109,12 +123,7 @@ def build_parser() -> Parser:
     p.add_argument(
         "--seat", choices=("left", "right"), help="play this seat of the first room here yourself"
     )
-    p.add_argument(
-        "--wait",
-        default=str(WAIT_S),
-        metavar="S",
-        help=f"seconds a room waits for a seat that dropped, then stops ({WAIT_S:g})",
-    )
+    add_wait_argument(p)
     p.add_argument(
         "--directory", metavar="URL",
         help="share rooms with other hosts through this Redis (redis://HOST:PORT/DB): "
@@ -172,7 +181,7 @@ def directory_args(args: argparse.Namespace) -> None:
 def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
     """(the options, the port, the wait); UsageError for a bad command line."""
     args = build_parser().parse_args(argv)
-    port, wait_s = port_number(args.port), _wait(args.wait)
+    port, wait_s = port_number(args.port), wait_seconds(args.wait)
     args.options = room_options(args)
     args.first_to = room_match(args)
     if not valid_host(args.bind):

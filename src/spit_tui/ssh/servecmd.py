@@ -59,9 +59,10 @@ def build_parser() -> Parser:
         metavar="HOST:PORT",
         help="the game host whose rooms guests join (default: one of our own, on 127.0.0.1)",
     )
-    from spit_tui.net.hostcmd import add_room_options
+    from spit_tui.net.hostcmd import add_room_options, add_wait_argument
 
     add_room_options(p)
+    add_wait_argument(p)
     p.add_argument("--db", metavar="FILE",
                    help="keep the history of our own host's games in FILE (ratings per key)")
     p.add_argument("--no-history", action="store_true", help="keep no history of these games")
@@ -116,7 +117,7 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
         # every guest's game connects from 127.0.0.1: the door counts guests
         # per address (Admission), so the host must not count them as one
         own = Host(bind="127.0.0.1", port=0, limits=Limits.relayed(), options=args.options,
-                   first_to=args.first_to, history=history)
+                   first_to=args.first_to, history=history, wait_s=args.wait_s)
         try:
             await own.start()
         except OSError as e:
@@ -165,10 +166,14 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
 
 @command(NAME)
 def main(argv: list[str]) -> int:
-    from spit_tui.net.hostcmd import room_match, room_options
+    from spit_tui.net.host import WAIT_S
+    from spit_tui.net.hostcmd import room_match, room_options, wait_seconds
     from spit_tui.net.joincmd import valid_host
 
     args = build_parser().parse_args(argv)
+    args.wait_s = wait_seconds(args.wait)
+    if args.host and args.wait != str(WAIT_S):
+        raise UsageError("--wait is for our own host: with --host, give it to that spit-tui host")
     args.options = room_options(args)
     args.first_to = room_match(args)
     own = (args.variant, args.target, args.manual_flip, args.match, args.db, args.no_history)
