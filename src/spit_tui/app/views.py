@@ -242,8 +242,7 @@ def styled(lines: list[Line], base: Style) -> tuple[Line, ...]:
 
 def to_line(text: Text, width: int | None = None, right: bool = False) -> Line:
     """A Rich text as one line of segments, padded to `width` cells if given."""
-    text.end = ""
-    segs = tuple(text.render(text_console()))
+    segs = _segments(text)
     if width is None:
         return segs
     pad = width - text.cell_len
@@ -259,6 +258,18 @@ def text_console() -> Console:
     return Console(width=200, color_system="truecolor", legacy_windows=False)
 
 
-def to_strip(text: Text) -> Strip:
+def _segments(text: Text) -> Line:
+    """The text's segments with its own style under its spans' (Text.render
+    leaves the text's own style to the console, which never sees these: a
+    refusal's red, a dimmed legend came out plain)."""
     text.end = ""
-    return Strip(list(text.render(text_console())), text.cell_len)
+    console = text_console()
+    segs = tuple(text.render(console))
+    if not text.style:
+        return segs
+    base = console.get_style(text.style) if isinstance(text.style, str) else text.style
+    return tuple(Segment.apply_style(segs, base))
+
+
+def to_strip(text: Text) -> Strip:
+    return Strip(list(_segments(text)), text.cell_len)
