@@ -286,8 +286,17 @@ class Table:
             flags[pending] = True
         return flags[0], flags[1]
 
-    def scene(self) -> Scene:
-        """What a screen shows of this table now: one value every widget draws."""
+    def scene(
+        self,
+        *,
+        waiting: str | None = None,
+        pings: tuple[int | None, int | None] | None = None,
+        room_wins: tuple[int, int] | None = None,
+        watchers: int = 0,
+    ) -> Scene:
+        """What a screen shows of this table now: one value every widget draws.
+        A host's room passes what it adds of its seats (net.seatview.room_scene):
+        built in, not copied into a second Scene at every change."""
         now = self.clock.now()
         pos = self.game.position
         shown = self.shown
@@ -335,6 +344,10 @@ class Table:
             stuck=shown.stuck_shown,
             fresh=not self.game.log,
             held=shown.held,
+            waiting=waiting,
+            pings=pings,
+            room_wins=room_wins,
+            watchers=watchers,
         )
 
     # -- what others ask of the table ------------------------------------------------

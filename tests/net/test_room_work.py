@@ -5,6 +5,8 @@ since at a few hundred rooms the views are most of the host's time
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from testkit.lobby import FrameRecorder, Recorder, body, join, lobby
 
@@ -30,10 +32,10 @@ def test_a_room_builds_one_scene_per_change_for_both_seats_and_a_watcher(
     built = 0
     scene = Table.scene
 
-    def counted(table: Table) -> Scene:
+    def counted(table: Table, **room: Any) -> Scene:
         nonlocal built
         built += 1
-        return scene(table)
+        return scene(table, **room)
 
     monkeypatch.setattr(Table, "scene", counted)
     before = [len(c.views()) for c in (left, right, watcher)]

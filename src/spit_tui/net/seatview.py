@@ -220,7 +220,7 @@ def room_scene(
     for every seat and watcher of a room, built once per change, so a room's
     views cost one scene however many look at it (benchmarks/scale.py)."""
     wins, watchers = room
-    return replace(table.scene(), waiting=waiting, pings=ping, room_wins=wins, watchers=watchers)
+    return table.scene(waiting=waiting, pings=ping, room_wins=wins, watchers=watchers)
 
 
 def match_room(scene: Scene, first_to: int | None) -> Scene:
