@@ -33,7 +33,7 @@ def banner_text(app: object) -> str:
 async def test_keys_go_over_the_wire_and_the_client_holds_only_public_cards(
     tmp_path: Path,
 ) -> None:
-    slow = replace(FAST, stale_s=2.0)  # room for Pilot's key inside the stale-key window, under load too
+    slow = replace(FAST, stale_s=2.0)  # Pilot's key inside the stale-key window, under load too
     host = Host(port=0, timings=slow, seed=3)
     await host.start()
     try:
