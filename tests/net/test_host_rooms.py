@@ -63,7 +63,7 @@ async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
         # chooses to stop (leaves): the game stops as before the offer existed
         await right.close()
         await until(lambda: left.offered is not None, "LEFT is offered the computer", timeout=5)
-        assert left.offered == Offered("RIGHT", 5, "a new player's pace (nothing stored)")
+        assert left.offered == Offered("RIGHT", 5, "a new player's pace: nothing stored")
         assert room.code in host.lobby.rooms and not stopped  # waiting for LEFT's choice
         await left.close()
         line = "RIGHT did not come back within 0.4 s: the game is stopped"

@@ -117,7 +117,7 @@ def test_no_offer_no_takeover_and_a_player_back_in_time_withdraws_it() -> None:
     take_over(room, 9)
     ana.receive(body({"type": "takeover"}), 0.0)  # nothing was offered: nothing happens
     assert not room.computers and room.waiting == "ben"
-    assert room.offer_takeover(Player.RIGHT, 9, "a new player's pace (nothing stored)")
+    assert room.offer_takeover(Player.RIGHT, 9, "a new player's pace: nothing stored")
     token = room.seats[Player.RIGHT].token
     join(lob, room, token=token)  # ben is back after all
     assert room.offered is None and room.waiting is None
@@ -135,7 +135,7 @@ def test_the_pace_comes_from_stored_figures_then_this_game_then_a_new_players(
     )
     fresh = lobby(5).new_room()
     assert pace_of(fresh.table, Player.RIGHT, "ben", str(db)) == Pace(PLACEMENT["new"], "none")
-    assert Pace(5, "none").words("ben") == "a new player's pace (nothing stored)"
+    assert Pace(5, "none").words("ben") == "a new player's pace: nothing stored"
     # ben's figures stored in the host's history (a game he played to the end): those place him
     lob = lobby(6)
     played = lob.new_room()

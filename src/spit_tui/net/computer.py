@@ -48,7 +48,7 @@ class Pace:
             return f"{name}'s stored pace"
         if self.source == "this game":
             return f"{name}'s pace in this game"
-        return "a new player's pace (nothing stored)"
+        return "a new player's pace: nothing stored"
 
 
 def pace_of(table: Table, p: Player, name: str | None, db: str | None) -> Pace:

@@ -95,8 +95,8 @@ class RemoteSeat:
         if self.offered is not None:
             name, level, pace = self.offered
             return (
-                f"Enter: the computer plays {name}'s seat (level {level}, {pace})"
-                "  ·  Ctrl+Q: stop the game"
+                f"Enter: the computer plays {name}'s seat (level {level}, {pace})\n"
+                "Ctrl+Q: stop the game"
             )
         if s is not None and s.waiting is not None and not self._met and self.invite:
             lines = self.invite.split("\n")

@@ -403,6 +403,7 @@ class Room:
     def seat_computer(self, p: Player, computer: SeatComputer) -> None:
         """The computer plays seat `p` from now on (its level on the boards)."""
         self.computers[p] = computer
+        self.seats[p].shown_ms = None  # no line to measure: the board shows no ping for it
         if self.seats[p].token is None:  # never given out: nobody can take this seat
             self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
         self.table.seat(self.table.names, {q: f"level {c.rung}" for q, c in self.computers.items()})

@@ -134,7 +134,7 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
         if own.history is not None:
             door.history = own.history.path.absolute()
     door.on_session = lambda s: print(f"{s.label}: came in", flush=True)
-    door.on_end = lambda s: print(f"{s.label}: left ({s.why})", flush=True)
+    door.on_end = lambda s: print(f"{s.label}: left" + (f" ({s.why})" if s.why else ""), flush=True)
     try:
         acceptor = await listen(door, key, args.bind, port)
     except OSError as e:
