@@ -58,6 +58,7 @@ from spit_tui.app.help import HelpScreen
 from spit_tui.app.keysetup import KeySetupScreen
 from spit_tui.app.namescreen import NamesScreen
 from spit_tui.app.screens import GameScreen, PauseScreen, QuitScreen
+from spit_tui.app.settingsscreen import SettingsScreen
 from spit_tui.engine import (
     PLAYERS,
     SLOTS,
@@ -140,6 +141,7 @@ JUNK = [
 ]
 HELP_KEYS = ["\x1bOP", "\x7f"]  # F1, Backspace
 NAMES_KEY = "\x1bOS"  # F4 (in JUNK): on an opening banner, the names box
+SETTINGS_KEY = "\x1b[17~"  # F6 (in JUNK): the settings screen over the board
 PAUSE_KEY = " "  # Space (in JUNK): the pause screen over the board
 QUIT_KEYS = ["\x11", "\x03"]  # Ctrl+Q, Ctrl+C
 CLOSE = "\x1b\x1b[I"  # Escape, as a terminal sends it when typed on its own
@@ -248,8 +250,8 @@ def make_burst(
                 token = rng.choice(JUNK)
                 out.append(token)
                 arrivals.arrive(token, now)  # Shift+1 is the key 1: a game key too
-                # the names box and the pause screen take the keys after them
-                helped |= token in (NAMES_KEY, PAUSE_KEY)
+                # the names box, the settings and the pause screen take the keys after them
+                helped |= token in (NAMES_KEY, SETTINGS_KEY, PAUSE_KEY)
             continue
         pos = sim.position
         legal = [a for p in PLAYERS for a in sim.legal_actions(p) if _keyable(pos, a)]
@@ -348,9 +350,11 @@ async def storm(seed: int, options: Options, bursts: list[tuple[int, int, int, f
                 repeats = sum(d.message == "repeat" for d in new)
                 assert repeats == arrivals.repeats, (where, repeats, arrivals.repeats)
                 SEEN["repeats"] += repeats
-            # help, the key setup screen that F3 opens from it, the names box (F4), pause
-            for _ in range(2):
-                if isinstance(app.screen, HelpScreen | KeySetupScreen | NamesScreen | PauseScreen):
+            # help, the key setup screen that F3 opens from it, the names box (F4), pause,
+            # the settings (F6) and the names box or key setup opened from them
+            covers = HelpScreen | KeySetupScreen | NamesScreen | PauseScreen | SettingsScreen
+            for _ in range(3):
+                if isinstance(app.screen, covers):
                     await feed.send(pilot, CLOSE)
             assert isinstance(app.screen, GameScreen), f"{where}: {app.screen}"
             arrivals.sync(before, list(table.decisions)[n:])
