@@ -141,7 +141,7 @@ async def test_a_dead_hosts_rooms_leave_the_directory_and_other_games_go_on(
         print(f"its players were told within {told:.2f} s; B's longest gap {game.gap:.2f} s")
         assert gone <= ttl + 1.0  # the expiry, and the polling
         assert not game.paused and game.decided > 20
-        assert game.gap < 2.0  # B's game never waited for anything of A's
+        assert game.gap < 3.0  # B's game never waited for anything of A's (nor paused)
         with pytest.raises(JoinRefused, match="no room with that code"):
             await Client.join(LOCAL, b.port, a.code)
         for c in alive:
@@ -199,8 +199,8 @@ async def test_redis_that_stops_and_comes_back(tmp_path: Path) -> None:
         print(f"cross-host joins worked again {works:.2f} s after Redis came back; "
               f"the room that ended meanwhile was gone from it after {clean:.2f} s")
         assert set(listed_ports(server).values()) <= {a.port, b.port}
-        assert clean < 3.0  # deleted by its host, not left to expire
-        assert not game.paused and game.decided > 20 and game.gap < 2.0
+        assert clean < ttl / 2  # deleted by its host, not left to expire
+        assert not game.paused and game.decided > 20 and game.gap < 3.0
         said = a.lines()
         assert sum("is not reachable" in line for line in said) == 1, said
         assert sum("the directory is back" in line for line in said) == 1, said

@@ -50,6 +50,7 @@ from .directory import (
     safe_url,
 )
 from .protocol import refused
+from .redisscripts import DROP, PUT, QUICK
 from .room import Lobby, Room, new_code
 
 POOL = 4  # codes claimed ahead for new rooms (each is an entry to renew)
@@ -59,61 +60,6 @@ QUICK_POPS = 20  # stale codes one quick match may skip
 NOTICE_S = 10.0  # a malformed entry is told at most this often
 SOON_S = 0.1  # a change is written this soon (rooms made, seats come and gone), at most
 _CODE = re.compile(r"[0-9a-hjkmnp-tv-z]{5}-[0-9a-hjkmnp-tv-z]{5}")
-
-# KEYS: rooms' keys; ARGV: ttl ms, our id, then one entry per key. Writes an
-# entry where there is none or it is ours; returns the keys another host holds.
-PUT = """
-local taken = {}
-for i, key in ipairs(KEYS) do
-  local cur = redis.pcall('GET', key)
-  local ours = not cur
-  if type(cur) == 'string' then
-    local ok, v = pcall(cjson.decode, cur)
-    ours = ok and type(v) == 'table' and v['id'] == ARGV[2]
-  end
-  if ours then
-    redis.call('SET', key, ARGV[i + 2], 'PX', ARGV[1])
-  else
-    taken[#taken + 1] = key
-  end
-end
-return taken
-"""
-
-# KEYS: rooms' keys; ARGV: our id, the queue, then one code per key. Deletes
-# the entries that are ours, and takes the codes off the quick-match queue.
-DROP = """
-for i, key in ipairs(KEYS) do
-  local cur = redis.pcall('GET', key)
-  if type(cur) == 'string' then
-    local ok, v = pcall(cjson.decode, cur)
-    if ok and type(v) == 'table' and v['id'] == ARGV[1] then redis.call('DEL', key) end
-  end
-  redis.pcall('LREM', ARGV[2], 0, ARGV[i + 2])
-end
-return 0
-"""
-
-# KEYS: the queue; ARGV: the key prefix, our next code, the most codes to pop.
-# The first queued room that still waits (its code and entry), else false
-# after queueing our code.
-QUICK = """
-for i = 1, tonumber(ARGV[3]) do
-  local code = redis.call('LPOP', KEYS[1])
-  if not code then break end
-  local cur = redis.pcall('GET', ARGV[1] .. code)
-  if type(cur) == 'string' then
-    local ok, v = pcall(cjson.decode, cur)
-    if ok and type(v) == 'table' and type(v['free']) == 'number' and v['free'] >= 1
-        and v['away'] == 0 then
-      return {code, cur}
-    end
-  end
-end
-redis.call('RPUSH', KEYS[1], ARGV[2])
-return false
-"""
-
 
 class RedisDirectory:
     """One host's entries in a shared Redis, and its questions to it (net.directory.Far)."""
