@@ -11,7 +11,7 @@ from spit_tui.app.linesscreen import LinesScreen
 
 
 class Host(App[None]):
-    def __init__(self, page: LinesScreen) -> None:
+    def __init__(self, page: LinesScreen[None]) -> None:
         super().__init__()
         self.page = page
         self.back = False
@@ -27,7 +27,7 @@ async def test_a_page_reads_off_the_ui_thread_and_esc_comes_back() -> None:
         threads.append(threading.current_thread())
         return ["ann: 3 games, 2 won (67%)", "rating 1512 ±120 (Quick Hands)"]
 
-    page = LinesScreen("My stats", load)
+    page: LinesScreen[None] = LinesScreen("My stats", load)
     app = Host(page)
     async with app.run_test() as pilot:
         for _ in range(50):
@@ -45,7 +45,7 @@ async def test_a_page_whose_reading_fails_says_so_in_one_line() -> None:
     def load() -> list[str]:
         raise RuntimeError("boom")
 
-    page = LinesScreen("Today's daily deals", load)
+    page: LinesScreen[None] = LinesScreen("Today's daily deals", load)
     async with Host(page).run_test() as pilot:
         for _ in range(50):
             await pilot.pause(0.02)

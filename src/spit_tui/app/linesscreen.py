@@ -6,7 +6,7 @@ back to the menu."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -15,9 +15,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+Result = TypeVar("Result")
 
-class LinesScreen(Screen[None]):
-    """A title and the lines `load` gives (called on a worker thread)."""
+
+class LinesScreen(Screen[Result | None], Generic[Result]):
+    """A title and the lines `load` gives (called on a worker thread); it
+    dismisses with None (a lobby entry's page: back to the menu)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back"),
