@@ -422,3 +422,21 @@ async def test_each_guests_game_is_stored_under_their_key(tmp_path: Path) -> Non
         conn.close()
     assert stored == seats  # stored as it stood when the server stopped
     assert not s.host.lobby.passes  # each guest's pass ended with their session
+
+
+async def test_the_lobby_shows_my_stats_and_the_days_table_from_the_servers_history(
+    tmp_path: Path,
+) -> None:
+    from spit_tui.store.history import HistoryWriter
+
+    async with served(tmp_path, history=HistoryWriter(tmp_path / "server.db")) as s:
+        g = await connect(s, "ana")
+        screen = await g.open()
+        await screen.wait_for(b"My stats")  # the menu offers it
+        g.send(b"s")
+        await screen.wait_for(b"No finished games of ana are stored here yet.")
+        g.send(b"\x1b")  # Esc: the menu again
+        await asyncio.sleep(0.3)
+        g.send(b"d")
+        await screen.wait_for(b"Nobody has played the daily deal of")
+        g.close()

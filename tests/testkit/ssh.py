@@ -41,6 +41,8 @@ async def served(tmp: Path, history: Any = None, **door_args: Any) -> AsyncItera
     admission = door_args.pop("admission", None) or Admission()
     door = Door(("127.0.0.1", host.port), admission, guest_home=tmp / "guests", **door_args)
     door.vouch, door.revoke = host.lobby.vouch, host.lobby.revoke
+    if history is not None:  # each guest's lobby reads it (My stats, the day's table)
+        door.history = history.path.absolute()
     out = Served(door, host, 0, key)
     door.on_session = out.sessions.append
     acceptor = await listen(door, key, "127.0.0.1", 0)

@@ -12,15 +12,16 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 Result = TypeVar("Result")
 
 
-class LinesScreen(Screen[Result | None], Generic[Result]):
-    """A title and the lines `load` gives (called on a worker thread); it
-    dismisses with None (a lobby entry's page: back to the menu)."""
+class LinesScreen(ModalScreen[Result | None], Generic[Result]):
+    """A title and the lines `load` gives (called on a worker thread), in a
+    box over what was there; it dismisses with None (a lobby entry's page:
+    back to the menu). `classes`: the lobby's own box look."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back"),
@@ -29,20 +30,22 @@ class LinesScreen(Screen[Result | None], Generic[Result]):
     ]
     DEFAULT_CSS = """
     LinesScreen { align: center middle; }
-    LinesScreen #page { width: auto; max-width: 100%; height: auto; border: round $accent;
-                        padding: 0 2; }
-    LinesScreen #page-title { text-style: bold; padding-bottom: 1; }
+    LinesScreen > Vertical { width: auto; max-width: 100%; height: auto; border: round $accent;
+                             padding: 1 2; background: $surface; }
+    LinesScreen .title { text-style: bold; margin-bottom: 1; }
     """
 
-    def __init__(self, title: str, load: Callable[[], list[str]]) -> None:
-        super().__init__()
+    def __init__(
+        self, title: str, load: Callable[[], list[str]], classes: str | None = None
+    ) -> None:
+        super().__init__(classes=classes)
         self.heading = title
         self.load = load
         self.lines: list[str] | None = None  # once read
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="page"):
-            yield Static(self.heading, id="page-title", markup=False)
+        with Vertical():
+            yield Static(self.heading, classes="title", markup=False)
             yield Static("reading the history…", id="page-lines", markup=False)
         yield Footer()
 

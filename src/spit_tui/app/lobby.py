@@ -218,17 +218,19 @@ class LobbyScreen(Screen[None]):
 
 
 def lobby_app(
-    heading: str, check: Callable[[str], str], rooms: Rooms | None = None
+    heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
+    entries: tuple[Entry, ...] = ENTRIES,
 ) -> SpitApp:
     """The app as the lobby (its mode's `chosen` says what was chosen)."""
-    return SpitApp(mode=LobbyMode(heading, check, rooms=rooms))
+    return SpitApp(mode=LobbyMode(heading, check, rooms=rooms, entries=entries))
 
 
 async def choose_in_lobby(
-    heading: str, check: Callable[[str], str], rooms: Rooms | None = None
+    heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
+    entries: tuple[Entry, ...] = ENTRIES,
 ) -> Choice | None:
     """Run the lobby; what the player chose (None: they left)."""
-    app = lobby_app(heading, check, rooms)
+    app = lobby_app(heading, check, rooms, entries)
     await app.run_async()
     assert isinstance(app.mode, LobbyMode)
     return app.mode.chosen

@@ -17,7 +17,9 @@ import errno
 import os
 import socket
 import sys
+from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spit_tui.command import PROG, Parser, UsageError, command, shown
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 NAME = f"{PROG} join"
 INVITE_ENV = "SPIT_INVITE"
 NAME_ENV = "SPIT_PLAYER_NAME"
+DOOR_DB_ENV = "SPIT_DOOR_DB"  # the SSH server's history, for the lobby's pages (read only)
 PASS_ENV = "SPIT_DOOR_PASS"  # the SSH door's pass for this guest's key (net.room.Lobby.vouch)
 
 
@@ -249,15 +252,18 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     refused = board.check_terminal()
     if refused is not None:
         return refused
-    from spit_tui.app.lobby import choose_in_lobby
+    from spit_tui.app.lobby import ENTRIES, choose_in_lobby
+    from spit_tui.app.lobbypages import history_entries
 
     from .watchcmd import watch_room
 
     host, port = args.host, args.port
     first = True
     while True:
+        today = datetime.now(UTC).date()  # the daily deal's day: read here, at the door
+        entries = (*ENTRIES, *history_entries(lobby_history(args), args.name, today))
         choice = await choose_in_lobby(
-            f"spit-tui on {host}:{port}", check_code, partial(watchable, host, port)
+            f"spit-tui on {host}:{port}", check_code, partial(watchable, host, port), entries
         )
         if choice is None:
             return 0
@@ -318,6 +324,15 @@ async def _take_seat(
         await net.close()
         for line in net.notes:  # after the board: the terminal is the player's again
             print(f"{NAME}: {line}", file=sys.stderr)
+
+
+def lobby_history(args: argparse.Namespace) -> Path:
+    """The history the lobby's My stats and daily table read: the SSH
+    server's (its door names it to each guest's game), else this player's own."""
+    from spit_tui.store import db
+
+    door = os.environ.get(DOOR_DB_ENV)
+    return Path(door) if door else Path(args.db) if args.db else db.default_path()
 
 
 def _open_history(args: argparse.Namespace) -> None:

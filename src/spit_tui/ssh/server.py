@@ -33,7 +33,7 @@ import asyncssh
 
 from spit_tui.command import PROG, UsageError
 from spit_tui.net.client import JOIN_S, Client, JoinRefused
-from spit_tui.net.joincmd import check_code
+from spit_tui.net.joincmd import DOOR_DB_ENV, PASS_ENV, check_code
 from spit_tui.paths import state_dir
 
 from .admission import Admission, guest_name_problem
@@ -393,11 +393,11 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             if self.door.vouch is not None:
                 if self.door_pass is None:
                     self.door_pass = self.door.vouch(self.identity)
-                env["SPIT_DOOR_PASS"] = self.door_pass
+                env[PASS_ENV] = self.door_pass
         if invite is not None:
             env["SPIT_INVITE"] = invite
         if self.door.history is not None:  # My stats, the day's table: the server's games
-            env["SPIT_DOOR_DB"] = str(self.door.history)
+            env[DOOR_DB_ENV] = str(self.door.history)
         return env
 
     async def _play(self, code: str | None, invite: str | None, command: str = "join") -> None:

@@ -57,10 +57,8 @@ def my_stats_lines(path: Path, name: str | None) -> list[str]:
         lines.append("rating: none yet (a finished game against a person or a level rates you)")
     best = "none yet" if s.best_win_s is None else clock_text(s.best_win_s)
     reaction = "-" if s.median_reaction_s is None else f"{s.median_reaction_s:.2f} s"
-    lines.append(
-        f"wins in a row: {s.streak} (best {s.best_streak})  ·  fastest win: {best}"
-        f"  ·  median reaction: {reaction}"
-    )
+    lines.append(f"fastest win: {best}  ·  median reaction: {reaction}")
+    lines.append(f"wins in a row: {s.streak} (best {s.best_streak})")
     return lines
 
 
