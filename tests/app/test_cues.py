@@ -155,3 +155,20 @@ async def test_reduced_motion_reaches_the_helps_live_boards() -> None:
             assert table.lit_piles() == (play.pile,)  # the help's table lights the pile
             board = help_screen.query_one("#help-board", BoardView)
             assert board.scene.lit == (() if reduced else (play.pile,))
+
+
+async def test_reduced_motion_reaches_the_replay() -> None:
+    """A stored game's plays are highlighted as they were, unless motion is reduced."""
+    from test_app_replay import _record
+
+    from spit_tui.app.replay import replay_app
+
+    rec, _ = _record()
+    first_play = next(i for i, a in enumerate(rec.actions) if type(a).__name__ == "Play")
+    for reduced in (False, True):
+        app = replay_app(rec, "test", playing=False)
+        app.use_settings(Settings(reduced_motion=reduced))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press(*["right"] * (first_play + 1))
+            assert app.table.lit_piles()  # the replay's table lights the pile played on
+            assert (app.query_one(BoardView).scene.lit == ()) == reduced

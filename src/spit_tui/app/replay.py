@@ -27,6 +27,7 @@ from textual.widgets import Static
 from spit_tui.app import SpitApp
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
+from spit_tui.app.cues import still
 from spit_tui.app.modes import Mode
 from spit_tui.app.views import SceneView
 from spit_tui.clock import VirtualClock, clock_text
@@ -101,6 +102,7 @@ class ReplayMode(Mode):
         self._app = app
 
     def screen(self, app: SpitApp) -> Screen[None]:
+        self.view.still = app.game_screen.still  # reduced motion (the settings, app/cues.py)
         return self.view
 
     @property
@@ -266,6 +268,7 @@ class ReplayScreen(Screen[None]):
     def __init__(self, replay: ReplayMode) -> None:
         super().__init__()
         self.replay = replay
+        self.still = False  # reduced motion: no highlight (app/cues.py)
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
@@ -298,6 +301,8 @@ class ReplayScreen(Screen[None]):
         """Draw where the replay stands."""
         r = self.replay
         scene = r.table.scene()
+        if self.still:
+            scene = still(scene)
         for view in self.query(SceneView):
             view.show(scene)
         n = len(r.record.actions)
