@@ -362,14 +362,18 @@ def _lobby(*args: str) -> Served:
 
 
 async def _screen_with(ws: aiohttp.ClientWebSocketResponse, text: bytes) -> bytes:
+    """What the page's game sent until `text` was in it (its frames, as sent)."""
     seen = b""
-    async with asyncio.timeout(20):
-        async for msg in ws:
-            if msg.type == aiohttp.WSMsgType.BINARY:
-                seen += msg.data
-                if text in seen:
-                    return seen
-    raise AssertionError(f"{text!r} never came: {seen[-300:]!r}")
+    try:
+        async with asyncio.timeout(40):
+            async for msg in ws:
+                if msg.type == aiohttp.WSMsgType.BINARY:
+                    seen += msg.data
+                    if text in seen:
+                        return seen
+    except TimeoutError:
+        pass
+    raise AssertionError(f"{text!r} never came: {seen[-1500:]!r}")
 
 
 def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_address() -> None:
@@ -408,7 +412,7 @@ def test_with_no_game_each_page_opens_on_the_lobby_and_a_room_shows_its_page_add
                 await ws.close()
 
     try:
-        asyncio.run(asyncio.wait_for(check(), 60))
+        asyncio.run(asyncio.wait_for(check(), 150))
     finally:
         output = served.close()
     assert "lobby of its own game host at 127.0.0.1:" in output, output
@@ -432,7 +436,7 @@ def test_a_page_asking_for_a_room_that_is_no_code_or_a_name_that_is_none_is_refu
                 assert e.value.status == 400
 
     try:
-        asyncio.run(asyncio.wait_for(check(), 30))
+        asyncio.run(asyncio.wait_for(check(), 60))
     finally:
         output = served.close()
     lines = [line for line in output.splitlines() if "a page asked" in line]
@@ -494,7 +498,9 @@ def test_a_page_closed_during_a_room_game_ends_its_game_process() -> None:
             page = await http.ws_connect(f"{served.url}/ws?width=100&height=30",
                                          origin=served.url)
             await _screen_with(page, b"Quick match")
-            await page.send_str('["stdin", "n"]')
+            await page.send_str('["stdin", "n"]')  # New room: Enter makes it as it is
+            await _screen_with(page, b"make the room")
+            await page.send_str('["stdin", "\\r"]')
             await _screen_with(page, b"?join=")  # the board of a room
             assert len(_children(served.proc.pid)) == 1
             await page.close()
@@ -506,7 +512,7 @@ def test_a_page_closed_during_a_room_game_ends_its_game_process() -> None:
                 await asyncio.sleep(0.1)
 
     try:
-        asyncio.run(asyncio.wait_for(check(), 60))
+        asyncio.run(asyncio.wait_for(check(), 90))
     finally:
         output = served.close()
     assert "Traceback" not in output, output
