@@ -45,8 +45,10 @@ def main(argv: list[str]) -> int:
         return refused
     from spit_tui.app import SpitApp
     from spit_tui.app.settingsscreen import SettingsMode
+    from spit_tui.names import load
 
-    return board.run_sync(SpitApp(mode=SettingsMode()))
+    remembered = load()  # the names box starts from them (a bad file: none, as in a game)
+    return board.run_sync(SpitApp(mode=SettingsMode(), names=remembered.names))
 
 
 def _show(board: Board) -> int:

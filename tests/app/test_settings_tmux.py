@@ -70,3 +70,21 @@ def test_spit_tui_settings_saves_and_esc_ends_it(server: TmuxServer) -> None:
     wait_for(server, lambda s: "exit=0" in s)
     path = Path(os.environ["XDG_CONFIG_HOME"]) / "spit-tui" / "config.toml"
     assert tomllib.loads(path.read_text("utf-8"))["theme"] == "textual-light"
+
+
+def test_spit_tui_settings_names_box_starts_from_the_remembered_names(
+    server: TmuxServer,
+) -> None:
+    """Changing one name there keeps the other one remembered."""
+    from spit_tui.names import load, save
+
+    save(("ANN", "BO"))
+    start(server, "settings")
+    wait_for(server, lambda s: "Players' names" in s)
+    server.tmux("send-keys", *["Down"] * 12, "Enter")
+    wait_for(server, lambda s: "ANN" in s and "BO" in s)
+    server.tmux("send-keys", "C", "y", "Enter")  # the box's text is selected: typing replaces it
+    wait_for(server, lambda s: "Reduced motion" in s and "Cy" not in s)
+    server.tmux("send-keys", "Escape")
+    wait_for(server, lambda s: "exit=0" in s)
+    assert load().names == ("Cy", "BO")
