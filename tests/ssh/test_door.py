@@ -26,6 +26,9 @@ async def test_a_guest_gets_the_lobby_and_a_bad_code_is_asked_again(tmp_path: Pa
         g = await connect(s, "ana")
         screen = await g.open()
         await screen.wait_for(b"Quick match")
+        # the door names itself and the guest, not the game host behind it
+        assert f"spit-tui at 127.0.0.1:{s.port}, as ana".encode() in screen.out
+        assert f":{s.host.port}".encode() not in screen.out
         g.send(b"j")  # join by code
         await screen.wait_for(b"room code, like")
         g.send(b"zz\r")

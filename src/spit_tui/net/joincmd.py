@@ -128,6 +128,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 MAX_INVITE_LINES = 4
+TITLE_ENV = "SPIT_LOBBY_TITLE"  # the lobby's heading, from the door that started this seat
+
+
+def lobby_title(host: str, port: int) -> str:
+    """The lobby's heading: the one the door gave (the SSH door names itself,
+    not the game host behind it), else the host joined."""
+    given = os.environ.get(TITLE_ENV, "")
+    if 0 < len(given) <= 60 and given.isascii() and given.isprintable():
+        return given
+    return f"spit-tui on {host}:{port}"
 
 
 def invite_line(code: str, default: str | None = None) -> str | None:
@@ -263,7 +273,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         today = datetime.now(UTC).date()  # the daily deal's day: read here, at the door
         entries = (*ENTRIES, *history_entries(lobby_history(args), args.name, today))
         choice = await choose_in_lobby(
-            f"spit-tui on {host}:{port}", check_code, partial(watchable, host, port), entries
+            lobby_title(host, port), check_code, partial(watchable, host, port), entries
         )
         if choice is None:
             return 0

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,14 @@ class Door:
     vouch: Callable[[str], str] | None = None
     revoke: Callable[[str], None] = lambda given: None
     history: Path | None = None  # our own host's history: each guest's lobby reads it
+
+    def title(self, reached: str, name: str) -> str:
+        """The lobby's heading for a guest: this server as they reach it, and
+        who they are here (the game host behind it is ours, not theirs to see)."""
+        where = self.public or reached
+        if not re.search(r":\d+$", where):  # (an IPv6 address comes in brackets)
+            where = f"{where}:{self.port}"
+        return f"spit-tui at {where}, as {name}"
 
     def invite(self, reached: str, code: str) -> str:
         """The lines a guest sends a friend to sit at room `code` (one a line):
@@ -394,6 +403,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
                 if self.door_pass is None:
                     self.door_pass = self.door.vouch(self.identity)
                 env[PASS_ENV] = self.door_pass
+        env["SPIT_LOBBY_TITLE"] = self.door.title(self._reached(), self.name)
         if invite is not None:
             env["SPIT_INVITE"] = invite
         if self.door.history is not None:  # My stats, the day's table: the server's games
