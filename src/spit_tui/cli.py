@@ -397,11 +397,13 @@ def _play(args: argparse.Namespace, args_in: list[str]) -> int:
     # the first-run check: never when a layout was given, nor for a demo, a position
     # or a resumed game
     app.first_run = board.asks_keyboard() and not args.demo and position is None and not stopped
-    _attach_history(app, args)
     if stopped is not None:
+        _attach_history(app, args)
         app.resume_game(stopped.record, stopped.clock_seconds)
         if app.history is not None:
             app.history.resume(app.table, stopped)
+    else:  # made once the board is up: its import is not the first frame's time
+        app.history_later = lambda: _attach_history(app, args)
     return _run(app, board, args)
 
 

@@ -88,6 +88,8 @@ class SpitApp(App[None]):
     startup_note: str | None = None  # one line to show once the board is up
     repeat_deal = False  # a new game deals the first game's cards again (spit-tui daily)
     end_line: str | None = None  # why the app ended, printed once the terminal is restored
+    # attaches the session's history once the first frame is up (see on_ready)
+    history_later: Callable[[], None] | None = None
     settings: Settings | None = None  # the settings in force (use_settings), None: defaults
     look: Look = DEFAULT_LOOK  # palette, suits, markers, card size (spit_tui.look): use_look
     settings_note: str | None = None  # config.toml's line, if it could not all be used
@@ -515,9 +517,15 @@ class SpitApp(App[None]):
         benchmark met one at the same key of every run). Headless apps (tests,
         many per process) are left alone: frozen objects are never collected.
         The history's worker starts here too: opening its file (a check of the
-        whole file, a write) would otherwise share the first frame's time."""
+        whole file, a write) would otherwise share the first frame's time; and a
+        history the command line left to `history_later` is made here (importing
+        it, about 4 ms, also kept out of the first frame). No round can end, so
+        nothing can be stored, before this runs."""
         if not self.is_headless:
             gc.freeze()
+        if self.history is None and self.history_later is not None:
+            self.history_later()  # the history (store, sqlite3) loads now, not before
+            self.history_later = None
         if self.history is not None:
             self.history.start()  # the file opens now, while the players read the banner
 
