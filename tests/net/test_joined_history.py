@@ -206,3 +206,55 @@ def test_a_bad_record_is_one_reason(change: Any, says: str) -> None:
     other = replace(seen, options=Options(manual_flip=True))
     assert "options" in str(check_joined(text, (0, 0), 1.0, other))
 
+
+
+async def test_a_game_against_the_computer_is_kept_as_the_host_keeps_it(tmp_path: Path) -> None:
+    """Play the computer on a host: the seat's copy names the computer by its
+    level with its rung (an anchor, as on the host), though its board says
+    COMPUTER; a host and a seat on one file still store it once."""
+    host_db, ana_db = tmp_path / "host.db", tmp_path / "ana.db"
+    for same_file in (False, True):
+        mine_db = host_db if same_file else ana_db
+        host = NearEndHost(port=0, timings=FAST, history=HistoryWriter(host_db))
+        await host.start()
+        try:
+            room = host.lobby.request_room(0.0, "127.0.0.1", None, 5)
+            assert not isinstance(room, str)
+            room.table.new_game(Game(options=Options(), position=parse_position(NEAR_END),
+                                     seed=7))
+            ana = await Client.join("127.0.0.1", host.port, room.code, "left", name="ana")
+            mine = HistoryWriter(mine_db)
+            net = NetSeat(ana, "127.0.0.1", host.port, room.code, Tokens(tmp_path / "s.json"),
+                          keep=mine.keep_joined)
+            seat = RemoteSeat(ana.seat, net.press, RealClock(), ana.stale_s)
+            feeding = asyncio.create_task(net.run(seat, lambda line: None))
+            try:
+                async with asyncio.timeout(GAME_S):
+                    await play_as_bot(ana, random.Random(1), think_s=(0.0, 0.001))
+                await until(lambda m=mine, n=net: m.writes > 0 or bool(n.notes), "kept")
+            finally:
+                feeding.cancel()
+                await ana.close()
+                mine.close()
+        finally:
+            await host.close()
+        assert net.notes == []
+        assert ana.latest is not None and ana.latest.names == ("ana", "COMPUTER")
+    sql = "SELECT g.record, gp.seat, gp.name, gp.rung FROM games g JOIN game_players gp" \
+          " ON gp.game_id = g.id ORDER BY g.id, gp.seat"
+    theirs, ours = rows(host_db, sql), rows(ana_db, sql)
+    assert ours == theirs[:2] and len(theirs) == 4  # one game each time on the host's file
+    assert [(s, n, r) for _, s, n, r in ours] == [
+        ("L", "ana", None), ("R", "computer (level 5)", 5)
+    ]
+
+
+def test_the_computers_seats_come_from_the_records_tags() -> None:
+    from spit_tui.store.joined import Joined
+
+    text, seen = _over()
+    took = text.replace('[Right "ben"]\n', '[Right "ben"]\n[Takeover "R 6 @0.100"]\n')
+    kept = check_joined(took, (0, 0), 1.0, seen)
+    assert isinstance(kept, Joined) and kept.rungs == (None, 6)  # ben's seat finished by it
+    bad = text.replace('[Right "ben"]\n', '[Right "ben"]\n[Takeover "R 99 @0.100"]\n')
+    assert check_joined(bad, (0, 0), 1.0, seen) == "its computer's level is not one the ladder has"

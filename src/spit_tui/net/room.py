@@ -349,8 +349,8 @@ class Room:
         table = self.table
         if not table.game.over:
             return []
-        names = table.names
-        text = format_record(record_of(table, {"Left": names[0], "Right": names[1]}))
+        names, _keys, _match, tags, _rungs = self.seating()  # as the host's history has it
+        text = format_record(record_of(table, {"Left": names[0], "Right": names[1], **dict(tags)}))
         lines = text.splitlines()
         if len(text) > MAX_RECORD_BYTES or any(len(line) > RECORD_LINE for line in lines):
             return []

@@ -254,6 +254,7 @@ class HistoryWriter:
             play_seconds=joined.play_s,
             finished=True,
             clock_seconds=clock_s,
+            rungs=joined.rungs,
             joined=True,
         )
         if self._threaded:

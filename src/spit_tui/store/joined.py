@@ -27,6 +27,41 @@ class Joined(NamedTuple):
     names: tuple[str, str]
     lost: tuple[int, int]  # races each seat lost
     play_s: float
+    rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
+
+
+def _rungs(tags: dict[str, str]) -> tuple[int | None, int | None] | str:
+    """The computer's rung per seat from the record's tags: a seat it played
+    from the start ("Computer": "R level 5") and one it took over from a
+    player ("Takeover": "R 6 @83.250"), so the ratings here treat it as the
+    host's did (a level is an anchor; a player whose seat it finished is not
+    rated); or why not (one line)."""
+    from spit_tui.engine import Player
+    from spit_tui.store.ratings import ANCHORS, RUNG_OF_LEVEL
+    from spit_tui.store.resume import computer_seats
+
+    rungs: list[int | None] = [None, None]
+    for p, words in computer_seats(tags).items():
+        level = words.removeprefix("level ")
+        rungs[p] = int(level) if level.isdigit() else RUNG_OF_LEVEL.get(words)
+    took = tags.get("Takeover", "").split()
+    seats = {p.letter: p for p in Player}
+    for seat, rung in zip(took[::3], took[1::3], strict=False):
+        if seat not in seats or not rung.isdigit():
+            return "its computer seat is not one this game has"
+        rungs[seats[seat]] = int(rung)
+    if any(r is not None and r not in ANCHORS for r in rungs):
+        return "its computer's level is not one the ladder has"
+    return rungs[0], rungs[1]
+
+
+def _same_player(board: str, stored: str) -> bool:
+    """The board's name and the record's are one seat: equal, or the
+    computer's (the board says COMPUTER, the record its level)."""
+    from spit_tui.names import COMPUTER
+    from spit_tui.store.ratings import is_computer
+
+    return board == stored or (board == COMPUTER and is_computer(stored))
 
 
 def _one_line(text: str, limit: int = 100) -> str:
@@ -52,7 +87,7 @@ def check_joined(text: str, lost: tuple[int, int], play_s: float, seen: Scene) -
     if fig.final.phase is not Phase.OVER:
         return "it is not a finished game"
     names = (record.tags.get("Left", ""), record.tags.get("Right", ""))
-    if names != seen.names:
+    if not all(map(_same_player, seen.names, names)):
         return f"its players ({_one_line(' v '.join(names), 40)}) are not the board's"
     if fig.winner != seen.winner or fig.final.round != seen.round:
         return "its end (winner or round) is not the one this board showed"
@@ -60,5 +95,8 @@ def check_joined(text: str, lost: tuple[int, int], play_s: float, seen: Scene) -
         return "its game (options or scores) is not the one this board showed"
     if not all(0 <= n <= len(record.actions) for n in lost) or not 0 <= play_s <= MAX_PLAY_S:
         return "its figures are out of range"
-    return Joined(record, names, lost, play_s)
+    rungs = _rungs(record.tags)
+    if isinstance(rungs, str):
+        return rungs
+    return Joined(record, names, lost, play_s, rungs)
 

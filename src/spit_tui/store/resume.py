@@ -14,6 +14,7 @@ level), so a resumed game puts the computer back where it was.
 
 from __future__ import annotations
 
+import re
 import shlex
 import sqlite3
 from collections.abc import Mapping
@@ -79,13 +80,11 @@ def computer_tag(levels: Mapping[Player, str]) -> dict[str, str]:
 
 
 def computer_seats(tags: Mapping[str, str]) -> dict[Player, str]:
-    words = tags.get(COMPUTER_TAG, "").split()
+    """Where the computer sat and at what level, from the record's tag: "R hard",
+    "L auto R 5", or a host room's "R level 5" (a level of two words)."""
     seats = {p.letter: p for p in Player}
-    return {
-        seats[seat]: level
-        for seat, level in zip(words[::2], words[1::2], strict=False)
-        if seat in seats
-    }
+    found = re.findall(r"(?:^| )([LR]) (level [0-9]+|[^ ]+)", tags.get(COMPUTER_TAG, ""))
+    return {seats[seat]: level for seat, level in found}
 
 
 # a record too big to be a game's never reaches Python (NULL: passed over)
