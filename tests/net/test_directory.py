@@ -52,7 +52,7 @@ async def hosts(
 def entry(**changes: Any) -> dict[str, Any]:
     e = {"id": "0123456789abcdef", "host": "127.0.0.1", "port": 7878, "free": 1, "away": 0,
          "watchers": 0, "variant": "standard", "target": 100, "manual_flip": False,
-         "made": True}  # fmt: skip
+         "made": True, "show": None}  # fmt: skip
     return {**e, **changes}
 
 
@@ -251,3 +251,23 @@ async def test_a_redis_that_stands_still_is_not_reachable_within_a_second(
             again = await Client.join(LOCAL, a.port, far.code)
             assert again.port == b.port
             await again.close()
+
+
+async def test_the_rooms_to_watch_include_the_other_hosts(tmp_path: Path) -> None:
+    """The lobby's Watch list asked of one host lists the games the other
+    hosts hold too (both seats taken); a malformed show is skipped."""
+    with redis_server(tmp_path) as server:
+        async with hosts(server, 2) as [(a, da, _), (b, _, lines)]:
+            here, there = b.new_room(), a.new_room()
+            seats = [await Client.join(LOCAL, h.port, r.code)
+                     for h, r in ((a, there), (a, there), (b, here), (b, here))]
+            await da.sync()
+            r: Any = server.client()
+            r.set(KEY + "wwwww-wwwww", json.dumps(entry(show={"code": "x", "names": ["\x1b"]})))
+            listed = await Client.rooms(LOCAL, b.port)
+            assert {x["code"] for x in listed} == {here.code, there.code}
+            assert any("skipped the entry of room wwwww-wwwww" in x for x in lines)
+            server.stop()  # no directory: this host's own list, at once
+            assert [x["code"] for x in await Client.rooms(LOCAL, b.port)] == [here.code]
+            for c in seats:
+                await c.close()

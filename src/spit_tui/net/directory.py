@@ -22,14 +22,23 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from .protocol import Message, boolean, host_text, int_in, one_of, shaped
+from .protocol import (
+    Message,
+    boolean,
+    host_text,
+    int_in,
+    listed_room,
+    one_of,
+    optional,
+    shaped,
+)
 
 UNREACHABLE = "the directory is not reachable: try again"
 TTL_S = 30.0  # an entry lives this long unless its host renews it (a dead host's rooms go)
-MAX_ENTRY = 1024  # bytes of one entry; a longer one is malformed
+MAX_ENTRY = 2048  # bytes of one entry; a longer one is malformed
 KEY = "spit:room:"  # the key of room CODE is spit:room:CODE
 QUEUE = "spit:quick"  # codes of quick-match rooms where a player waits
 _ID = re.compile(r"[0-9a-f]{16}")
@@ -49,6 +58,7 @@ class Entry:
     target: int
     manual_flip: bool
     made: bool  # False: a code claimed ahead for a room not made yet (not a room to list)
+    show: dict[str, Any] | None = None  # as the `rooms` list gives it, if one to watch
 
     def wire(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
@@ -69,6 +79,7 @@ ENTRY_FIELDS = {
     "target": int_in(1, 10_000),
     "manual_flip": boolean,
     "made": boolean,
+    "show": optional(listed_room),
 }
 _is_entry = shaped(ENTRY_FIELDS)
 
@@ -107,6 +118,9 @@ class Far(Protocol):
 
     def quick(self, now: float, address: str, answer: Answer) -> None:
         """A quick match across the hosts: a room where a player waits, or a new one here."""
+
+    def rooms(self, most: int, answer: Callable[[list[Message]], None]) -> None:
+        """Up to `most` rooms to watch on the other hosts (none if Redis does not answer)."""
 
 
 def parse_url(text: str) -> str | None:

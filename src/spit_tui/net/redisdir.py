@@ -49,15 +49,17 @@ from .directory import (
     read_entry,
     safe_url,
 )
-from .protocol import refused
+from .protocol import Message, refused
 from .redisscripts import DROP, PUT, QUICK
 from .room import Lobby, Room, new_code
+from .session import show
 
 POOL = 4  # codes claimed ahead for new rooms (each is an entry to renew)
 TIMEOUT_S = 1.0  # a Redis call that takes longer has failed (the directory is not reachable)
 CHUNK = 200  # entries per script call
 QUICK_POPS = 20  # stale codes one quick match may skip
 NOTICE_S = 10.0  # a malformed entry is told at most this often
+SCAN_ROUNDS = 20  # SCAN calls (500 keys each) one list of rooms to watch makes, at most
 SOON_S = 0.1  # a change is written this soon (rooms made, seats come and gone), at most
 _CODE = re.compile(r"[0-9a-hjkmnp-tv-z]{5}-[0-9a-hjkmnp-tv-z]{5}")
 
@@ -193,6 +195,7 @@ class RedisDirectory:
         return Entry(
             self.id, self.host, self.port, free, away, watchers,
             str(options.variant), options.target, options.manual_flip, room is not None,
+            None if room is None else show(room),
         )  # fmt: skip
 
     async def sync(self) -> None:
@@ -205,7 +208,7 @@ class RedisDirectory:
         states: dict[str, tuple[Any, ...]] = {}
         for code, room in rooms.items():
             e = self.entry(room)
-            state = states[code] = (e.free, e.away, e.watchers, e.made)
+            state = states[code] = (e.free, e.away, e.watchers, e.made, e.show)
             old = self.written.get(code)
             if old is None or old[0] != state or now - old[1] >= self.renew_s:
                 due[code] = e
@@ -263,7 +266,7 @@ class RedisDirectory:
         for code, ok in zip(codes, got, strict=True):
             if ok and code not in self.lobby.rooms:
                 self.pool.append(code)
-                self.written[code] = ((2, 0, 0, False), now)
+                self.written[code] = ((2, 0, 0, False, None), now)
 
     def take_code(self) -> str:
         """The code for a new room (the host's hook: Lobby.take_code)."""
@@ -348,6 +351,40 @@ class RedisDirectory:
             answer({"type": "room", "code": code})
             return
         answer(refused("no quick match could be found: try again"))
+
+    def rooms(self, most: int, answer: Callable[[list[Message]], None]) -> None:
+        self._spawn(self._rooms(most, answer))
+
+    async def _rooms(self, most: int, answer: Callable[[list[Message]], None]) -> None:
+        """The other hosts' rooms to watch: a bounded SCAN of the entries (a
+        person opening the Watch list asks, rarely), each read as untrusted."""
+        keys: list[bytes] = []
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                cursor = 0
+                for _ in range(SCAN_ROUNDS):
+                    self.traffic += 1
+                    cursor, got = await self.redis.scan(cursor, match=KEY + "*", count=500)
+                    keys += got
+                    if cursor == 0:
+                        break
+                self.traffic += 1
+                raws = await self.redis.mget(keys) if keys else []
+        except Exception as e:
+            self._failed(e)
+            answer([])  # this host's own list only
+            return
+        out: list[Message] = []
+        for key, raw in zip(keys, raws, strict=False):
+            code = key.decode(errors="replace")[len(KEY) :] if isinstance(key, bytes) else ""
+            entry = None if raw is None else read_entry(raw)
+            if isinstance(entry, str):
+                self._tell("entry", f"directory: skipped the entry of room {code[:20]}: {entry}")
+            elif entry is not None and entry.show and entry.id != self.id and _CODE.fullmatch(code):
+                out.append({**entry.show, "code": code})
+                if len(out) >= most:
+                    break
+        answer(out)
 
     async def _unqueue(self, code: str) -> None:
         try:

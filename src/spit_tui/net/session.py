@@ -84,7 +84,14 @@ class Session:
                 self.close("one list of rooms per connection, before anything else")
                 return
             self.made_room = True  # (one first message of this kind per connection)
-            self.conn.send({"type": "rooms", "rooms": listed(self.lobby)})
+            here = listed(self.lobby)
+            far = self.lobby.far
+            if far is None or len(here) >= MAX_LISTED:
+                self.conn.send({"type": "rooms", "rooms": here})
+            else:  # and the other hosts' (none if the directory does not answer)
+                self.asking = True
+                far.rooms(MAX_LISTED - len(here), lambda more: self._answer(
+                    {"type": "rooms", "rooms": here + more}))
         elif kind == "watch":
             self._watch(msg, now)
         elif self.watching is not None:
@@ -215,7 +222,7 @@ class Session:
         self.conn.send(msg)
         if msg["type"] == "moved":
             self.close("moved")
-        else:
+        elif msg["type"] == "room":
             self.made_room = True
 
     def close(self, reason: str) -> None:
@@ -244,13 +251,22 @@ def listed(lobby: Lobby) -> list[Message]:
     for room in reversed(list(lobby.rooms.values())):
         if len(out) >= MAX_LISTED:
             break
-        if any(s.token is None for s in room.seats.values()):
-            continue  # a seat still free: someone's invitation, not a show
-        o = room.table.game.options
-        wins, watchers = room.standing()
-        out.append({
-            "code": room.code, "names": list(room.table.names), "variant": str(o.variant),
-            "target": o.target, "computer": bool(room.computers), "watchers": watchers,
-            "match": None if wins is None else list(wins),
-        })  # fmt: skip
+        shown = show(room)
+        if shown is not None:
+            out.append(shown)
     return out
+
+
+def show(room: Room) -> Message | None:
+    """A room as the list of watchable rooms gives it, or None if it is not
+    one to watch (a seat still free: someone's invitation, not a show). The
+    directory (net.redisdir) lists it for the other hosts' lobbies too."""
+    if any(s.token is None for s in room.seats.values()):
+        return None
+    o = room.table.game.options
+    wins, watchers = room.standing()
+    return {
+        "code": room.code, "names": list(room.table.names), "variant": str(o.variant),
+        "target": o.target, "computer": bool(room.computers), "watchers": watchers,
+        "match": None if wins is None else list(wins),
+    }  # fmt: skip
