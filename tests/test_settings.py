@@ -323,3 +323,25 @@ def test_the_daily_deal_stays_standard_whatever_the_settings(
     monkeypatch.setattr(cli, "_play", lambda args, argv: seen.append(args) or 0)
     assert dailycmd.main(["--no-history"]) == 0
     assert seen[0].variant == "standard"
+
+
+def test_the_computers_level_comes_from_the_file_unless_a_flag_gives_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--vs-computer` plays the file's level; `--level` wins; `--demo` never gets auto."""
+    from spit_tui import cli
+    from spit_tui.engine import Player
+
+    config_with(level="hard")
+    made: list[Any] = []
+    monkeypatch.setattr(cli, "_run", lambda app, board, args: made.append(app) or 0)
+    monkeypatch.setattr(cli.Board, "check_terminal", lambda self: None)
+    for argv, level in (
+        (["--vs-computer", "--no-history"], "hard"),
+        (["--vs-computer", "--no-history", "--level", "easy"], "easy"),
+    ):
+        assert main(argv) == 0
+        assert made[-1].computer_levels() == {Player.RIGHT: level}
+    config_with(level="auto")
+    assert main(["--demo"]) == 0
+    assert set(made[-1].computer_levels().values()) == {"normal"}
