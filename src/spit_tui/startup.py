@@ -22,7 +22,6 @@ So a player's keys, a crash and a bad terminal read the same on every door.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -325,6 +324,8 @@ class Board:
 
     def run_sync(self, app: BoardApp) -> int:
         """`run` for a command with no event loop of its own."""
+        import asyncio  # here: --help and a bad argument end before any loop
+
         return asyncio.run(self.run(app))
 
 
