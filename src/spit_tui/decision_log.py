@@ -36,13 +36,15 @@ import errno
 import json
 import os
 from types import TracebackType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from spit_tui.command import shown
-from spit_tui.engine import Player
-from spit_tui.subscription import Subscription
-from spit_tui.table import Decision
 from spit_tui.userfiles import not_regular as _kind
+
+if TYPE_CHECKING:  # (a run that ends at --help reads ENV and check_path: no game code)
+    from spit_tui.engine import Player
+    from spit_tui.subscription import Subscription
+    from spit_tui.table import Decision
 
 ENV = "SPIT_DECISION_LOG"
 MODES = ("new", "overwrite", "append")
@@ -148,6 +150,8 @@ class DecisionLog:
         return log
 
     def attach(self, table: Logged) -> None:
+        from spit_tui.subscription import Subscription
+
         table.subscribe(Subscription(on_decision=self.write))
         self._tables.append(table)
 
