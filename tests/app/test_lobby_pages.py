@@ -95,3 +95,13 @@ def test_lobby_page_snapshot(snap_compare: Callable[..., bool], tmp_path: Path, 
 
     app = app_for(history(tmp_path / "h.sqlite3"))
     assert snap_compare(app, run_before=read, terminal_size=(80, 24))
+
+
+async def test_todays_deal_is_chosen_at_once(tmp_path: Path) -> None:
+    from spit_tui.app.lobby import Choice
+
+    app = app_for(tmp_path / "none.sqlite3")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+    assert isinstance(app.mode, LobbyMode) and app.mode.chosen == Choice("today")

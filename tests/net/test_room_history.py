@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from testkit.join import FAST, until
 
-from spit_tui.engine import Game, Options, parse_position
+from spit_tui.engine import Game, Options, Player, parse_position
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.host import Host
 from spit_tui.net.room import Room
@@ -127,3 +127,43 @@ async def test_a_door_pass_the_host_did_not_give_is_refused() -> None:
         assert all(s.token is None for s in room.seats.values())  # no seat was taken
     finally:
         await host.close()
+
+
+async def test_todays_deal_is_a_room_of_the_daily_and_fills_the_days_table(
+    tmp_path: Path,
+) -> None:
+    """`daily` (the lobby's Today's deal): a room dealt from the host's UTC day
+    against the computer at the daily's level; its games are stored as that
+    day's, so the day's table of the host's history (the SSH lobby's) has the
+    player, by their key."""
+    from datetime import date
+
+    from spit_tui.store import daily
+
+    db = tmp_path / "history.db"
+    day = date(2026, 12, 2)
+    host = Host(port=0, timings=FAST, history=HistoryWriter(db))
+    host.lobby.today = lambda: day
+    await host.start()
+    try:
+        code = await Client.new_room("127.0.0.1", host.port, kind="daily")
+        room = host.lobby.rooms[code]
+        assert room.daily == "2026-12-02" and room.table.game.seed == daily.seed_for(day)
+        assert [(p, c.rung) for p, c in room.computers.items()] == [(Player.RIGHT, 7)]
+        assert room.deal(Options()).seed == daily.seed_for(day)  # a rematch: the same deal
+        room.table.new_game(near_end(Options()))  # (the test's: to the end at once)
+        given = host.lobby.vouch("SHA256:ana-key")
+        ana = await Client.join("127.0.0.1", host.port, code, "left", name="ana", door=given)
+        async with asyncio.timeout(GAME_S):
+            await play_as_bot(ana, random.Random(1), think_s=(0.0, 0.001))
+        await ana.close()
+    finally:
+        await host.close()
+    conn = sqlite3.connect(db)
+    try:
+        table = daily.day_table(conn, "2026-12-02")
+        record = conn.execute("SELECT record FROM games").fetchone()[0]
+    finally:
+        conn.close()
+    assert [name for name, _ in table] == ["ana"]  # the computer is nobody's row
+    assert '[Daily "2026-12-02"]' in record

@@ -195,8 +195,8 @@ class Client:
         computer at level `computer` in the RIGHT seat, if given), or with
         kind "quick" a quick match's room; its code, or JoinRefused (the
         host's reason) or OSError."""
-        if kind == "quick":
-            msg = first("quick")
+        if kind in ("quick", "daily"):
+            msg = first(kind)
         else:
             wire = None if options is None else options_to_wire(options, computer)
             msg = first("new_room", options=wire)

@@ -286,6 +286,10 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
                 args.code = await ask_room(host, port, options=choice.options, computer=level)
                 if args.code is None:
                     return 1
+            elif choice.kind == "today":  # the host's room of its day's daily deal
+                args.code = await ask_room(host, port, "daily")
+                if args.code is None:
+                    return 1
             status = await _take_seat(args, board, made=choice.kind == "new", first=first)
         if status != 0:  # it ended with a line (said already): so does this
             return status

@@ -218,7 +218,7 @@ listed_room = shaped({
     "match": optional(list_of(int_in(0, 10_000), 2, 2)),
 })  # fmt: skip
 # the messages a client may open a connection with: each carries its version
-FIRST = ("hello", "new_room", "quick", "watch", "rooms")
+FIRST = ("hello", "new_room", "quick", "daily", "watch", "rooms")
 
 # type -> {field: check}; every field is required but those of MAY_LACK, and no
 # other field is allowed.
@@ -236,6 +236,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "pong": {"id": int_in(0, PING_MAX)},
     "new_room": {"version": version_field, "options": optional(room_options)},
     "quick": {"version": version_field},
+    "daily": {"version": version_field},  # a room of today's daily deal against the computer
     "rematch": {},
     "record": {},  # after game over: the finished game's record, for the seat's own history
     "watch": {"version": version_field, "code": text},

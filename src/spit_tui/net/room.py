@@ -24,6 +24,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -152,6 +153,7 @@ class Room:
     wins: list[int] = field(default_factory=lambda: [0, 0])  # games each seat won before this
     match: MatchScore | None = None  # a match room (first to N games): its games before this
     lost: list[int] = field(default_factory=lambda: [0, 0])  # races each seat lost, this game
+    daily: str | None = None  # a room of this UTC day's daily deal (store.daily)
     # each rematch's game: a new deal with the room's options (tests deal near an end)
     deal: Callable[[Options], Game] = field(
         default=lambda options: Game(options=options, seed=secrets.randbits(63))
@@ -298,7 +300,7 @@ class Room:
         return now
 
     def seating(self) -> tuple[tuple[str, str], tuple[str | None, str | None],
-                               tuple[str, int] | None, Tags, Rungs]:
+                               tuple[str, int] | None, Tags, Rungs, str | None]:
         """Who sits here, for the stored games: the names (the computer's where
         it played a seat from the start), the seats' key identities, the match
         the game belongs to (its key, first to N), the record's tags and the
@@ -307,7 +309,9 @@ class Room:
         match = self.match
         key = None if match is None else (f"{self.code} {match.number}", match.first_to)
         names, tags, rungs = computer_seating(self.table, self.computers)
-        return names, ids, key, tags, rungs
+        if self.daily is not None:  # as a daily game at one keyboard is tagged
+            tags = (*tags, ("Daily", self.daily))
+        return names, ids, key, tags, rungs, self.daily
 
     def want_rematch(self, p: Player) -> None:
         """A seat asks for another game after game over: the other is told;
@@ -349,7 +353,7 @@ class Room:
         table = self.table
         if not table.game.over:
             return []
-        names, _keys, _match, tags, _rungs = self.seating()  # as the host's history has it
+        names, _keys, _match, tags, _rungs, _day = self.seating()  # as the host's history has it
         text = format_record(record_of(table, {"Left": names[0], "Right": names[1], **dict(tags)}))
         lines = text.splitlines()
         if len(text) > MAX_RECORD_BYTES or any(len(line) > RECORD_LINE for line in lines):
@@ -634,6 +638,7 @@ class Lobby:
         # gives the codes for new rooms (claimed there, so no host repeats one)
         self.far: Far | None = None
         self.take_code: Callable[[], str] = new_code
+        self.today: Callable[[], date] = lambda: datetime.now(UTC).date()  # the daily deal's day
 
     def new_room(self, expires: bool = False, options: Options | None = None) -> Room:
         """A room with the host's options, or its own (`options`: New room's)."""
@@ -685,9 +690,25 @@ class Lobby:
         self.quick = made if isinstance(made, Room) else None
         return made
 
+    def daily_room(self, now: float, address: str = "") -> Room | str:
+        """A room of today's daily deal (UTC, this host's day) against the
+        computer at the daily's level, for the player asking: the deal and
+        the level everyone meets that day; a rematch deals it again (practice:
+        the day's table counts a player's first finished game). Or why not."""
+        from spit_tui.store.daily import LEVEL, seed_for
+        from spit_tui.store.ratings import RUNG_OF_LEVEL
+
+        day = self.today()
+        seed = seed_for(day)
+        room = self.request_room(now, address, Options(), RUNG_OF_LEVEL[LEVEL], seed=seed)
+        if isinstance(room, Room):
+            room.daily = day.isoformat()
+            room.deal = lambda options: Game(options=options, seed=seed)
+        return room
+
     def request_room(
         self, now: float, address: str = "", options: Options | None = None,
-        computer: int | None = None,
+        computer: int | None = None, seed: int | None = None,
     ) -> Room | str:
         """A room asked for over the wire (`new_room`) from `address`, or why
         not (one line); with its own `options`, and the computer at level
@@ -705,6 +726,8 @@ class Lobby:
         room = self.new_room(expires=True, **({} if options is None else {"options": options}))
         room.owner = address
         room.played_at = now
+        if seed is not None:  # a given deal (the daily's), before anyone sits
+            room.table.new_game(Game(options=room.table.game.options, seed=seed))
         if computer is not None:
             room.table.seat((room.table.names[0], COMPUTER))
             room.seat_computer(Player.RIGHT, SeatComputer.seat(room.table, Player.RIGHT, computer))

@@ -77,7 +77,7 @@ class Session:
             self.close("one question at a time: wait for the answer")
         elif kind == "hello":
             self._hello(msg, now)
-        elif kind in ("new_room", "quick"):
+        elif kind in ("new_room", "quick", "daily"):
             self._room(msg, now)
         elif kind == "rooms":
             if self.made_room or self.room is not None or self.watching is not None:
@@ -134,6 +134,8 @@ class Session:
             return
         if msg["type"] == "quick":
             room = self.lobby.quick_room(now, self.address)
+        elif msg["type"] == "daily":
+            room = self.lobby.daily_room(now, self.address)
         else:
             options, computer = (None, None)
             if msg["options"] is not None:

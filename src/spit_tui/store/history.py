@@ -64,6 +64,7 @@ class Seating(NamedTuple):
     in_match: tuple[int | str, int] | None = None
     tags: tuple[tuple[str, str], ...] = ()  # the record's own tags (where the computer sat)
     rungs: tuple[int | None, int | None] = (None, None)  # the computer's rung per seat
+    daily: str | None = None  # the daily deal's day (UTC), for a daily game
 
 
 class HistoryWriter:
@@ -212,7 +213,7 @@ class HistoryWriter:
         seating = self._seating.get(id(table))
         seats = (
             Seating(self.names, self.identities, self.in_match, tuple(self.tags.items()),
-                    (self.rungs.get(Player.LEFT), self.rungs.get(Player.RIGHT)))
+                    (self.rungs.get(Player.LEFT), self.rungs.get(Player.RIGHT)), self.daily)
             if seating is None else seating()
         )  # fmt: skip
         names = seats.names
@@ -227,7 +228,7 @@ class HistoryWriter:
             clock_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
             identities=seats.identities,
             rungs=seats.rungs,
-            daily=self.daily,
+            daily=seats.daily,
             in_match=seats.in_match,
         )
         if self._threaded:
