@@ -243,3 +243,76 @@ async def test_a_game_that_ends_with_a_line_shows_it_on_the_page(browser: Browse
         finally:
             output = served.close()
     assert output.count("nothing is listening") == 1 and "Traceback" not in output, output
+
+
+@pytest.mark.slow
+async def test_two_pages_play_a_whole_game_from_a_real_deal_and_a_rematch(
+    browser: Browser,
+) -> None:
+    """The long form of the first test (opt-in: a whole game takes minutes):
+    `serve`'s own kind of room, a real deal, every key chosen from the host's
+    table and pressed on the page whose seat it is, to game over on both
+    pages, then the rematch."""
+    from testkit.host import running_host
+    from testkit.terminals import choose, phase_mark
+
+    from spit_tui.engine import Player
+    from spit_tui.keys.intent import intent_for
+    from spit_tui.keys.keymap import US
+
+    async with running_host() as host:
+        served = _serve("--host", f"127.0.0.1:{host.port}")
+        try:
+            async with browser.page() as ana, browser.page() as ben:
+                await asyncio.gather(_open(ana, f"{served.url}/?name=ana"),
+                                     _open(ben, f"{served.url}/?name=ben"))
+                await ana.press("n")
+                await ana.wait_for_text("make the room")
+                await ana.press("Enter")
+                found = CODE.search(await ana.wait_for_text("spit-tui join"))
+                assert found is not None
+                await ben.press("j")
+                await ben.wait_for_text("room code")
+                await ben.type(found.group(1).replace("-", ""))
+                await ben.press("Enter")
+                pages = (ana, ben)
+                await _both(pages, "both press")
+                room = next(iter(host.lobby.rooms.values()))
+                seat_page = {Player.LEFT: ana, Player.RIGHT: ben}
+                mark: tuple[object, ...] = ()
+                since = 0.0
+                end = time.monotonic() + 600
+                while not room.table.game.over:
+                    assert time.monotonic() < end, "the game did not end in time"
+                    pressed = False
+                    for p in Player:
+                        now_mark = phase_mark(room)
+                        if now_mark[:3] != mark:
+                            mark, since = now_mark[:3], now_mark[3]
+                        action = choose(room, p, since)
+                        if action is None:
+                            continue
+                        before = len(room.table.decisions)
+                        await seat_page[p].press(US.key(intent_for(action)))
+                        give_up = time.monotonic() + 5
+                        while len(room.table.decisions) == before and time.monotonic() < give_up:
+                            await asyncio.sleep(0.01)
+                        await asyncio.sleep(0.07)  # past the repeat rule for the same key
+                        pressed = True
+                    if not pressed:
+                        await asyncio.sleep(0.05)
+                winner = room.table.position.winner
+                assert winner is not None
+                who = ("ana", "ben")[winner]
+                await _both(pages, f"GAME OVER · {who} wins")
+                keys = [d for d in room.table.decisions if d.source == "key"]
+                assert {d.player for d in keys} == {Player.LEFT, Player.RIGHT}
+                await ana.press("Enter")
+                await ben.wait_for_text("wants a rematch")
+                await ben.press("Enter")
+                await _both(pages, "match 1 : 0" if winner == 0 else "match 0 : 1")
+                for page in pages:
+                    _only_this_machine(page)
+        finally:
+            output = served.close()
+    assert "Traceback" not in output, output
