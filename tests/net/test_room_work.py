@@ -84,3 +84,38 @@ def test_a_seats_own_fields_written_by_hand_are_what_the_encoder_writes() -> Non
             for heard in (0, 12345):
                 own = seatview._own(room._scene(), p, heard, said)
                 assert wire.own(p, heard, said) == to_json(own)
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.transport = _Transport()
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+
+def test_nothing_is_written_to_a_line_that_is_gone() -> None:
+    """A peer that closed its end: the host's reading side says so a moment
+    later; meanwhile views and pings are not written into the dead line (asyncio
+    would drop each with a 'socket.send() raised exception' warning)."""
+    from spit_tui.net.stream import StreamConn
+
+    writer = _Writer()
+    conn = StreamConn(writer)  # type: ignore[arg-type]
+    conn.send({"type": "ping", "id": 1})
+    writer.transport.closing = True
+    conn.send({"type": "ping", "id": 2})
+    conn.send_frame(b"\x00\x00\x00\x02{}")
+    assert len(writer.written) == 1

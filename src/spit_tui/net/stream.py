@@ -55,10 +55,13 @@ class StreamConn:
         self.send_frame(encode(msg))
 
     def send_frame(self, data: bytes) -> None:
-        """Frames already encoded (a room's views are encoded once for all who see them)."""
-        if self.closed:
+        """Frames already encoded (a room's views are encoded once for all who see them).
+        Nothing is written once the line is gone (the peer closed it, and the read
+        side has not said so yet): asyncio would drop it with a warning each time."""
+        transport = self.writer.transport
+        if self.closed or transport.is_closing():
             return
-        if self.writer.transport.get_write_buffer_size() > WRITE_LIMIT:
+        if transport.get_write_buffer_size() > WRITE_LIMIT:
             self.close("too far behind: not reading")
             return
         self.writer.write(data)
