@@ -143,11 +143,14 @@ def test_two_terminals_play_a_whole_game_through_host_and_join(terms: Terminals)
                 action = th.read(lambda p=p, since=since: choose(room, p, since))
                 if action is not None:
                     row, slot = intent_for(action)[1:]
-                    before = th.read(lambda: len(room.table.decisions))
+                    # the last decision, not their count: the table keeps only the latest
+                    before = th.read(lambda: room.table.decisions[-1]
+                                     if room.table.decisions else None)
                     terms.send(names[p], US.key_for(p, row, slot))
                     end = time.monotonic() + 5
                     early = time.monotonic() + 0.4
-                    while th.read(lambda: len(room.table.decisions)) == before:
+                    while th.read(lambda: room.table.decisions[-1]
+                            if room.table.decisions else None) is before:
                         if early and time.monotonic() > early:
                             terms.shot("key not yet", names[p])
                             early = 0

@@ -243,10 +243,12 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
             if action is None:
                 continue
             row, slot = intent_for(action)[1:]
-            before = door.read(lambda: len(room.table.decisions))
+            # the last decision, not their count: the table keeps only the latest ones
+            before = door.read(lambda: room.table.decisions[-1] if room.table.decisions else None)
             guests.send(names[p], US.key_for(p, row, slot))
             end = time.monotonic() + 5
-            while door.read(lambda: len(room.table.decisions)) == before:
+            while door.read(lambda: room.table.decisions[-1]
+                    if room.table.decisions else None) is before:
                 assert time.monotonic() < end, action
                 time.sleep(0.01)
             time.sleep(0.07)  # past the repeat rule for the same key
