@@ -277,6 +277,12 @@ class Table:
             return (a.player, a.slot)
         return None
 
+    @property
+    def decided(self) -> int:
+        """How many submissions this table has decided in all: `decisions` keeps
+        only the last `log_limit` of them (a host keeps few: net.host)."""
+        return self._seq
+
     def ready_flags(self) -> tuple[bool, bool]:
         """Who has said "spit" (a ready whose spit is counting down counts)."""
         sides = self.game.position.sides

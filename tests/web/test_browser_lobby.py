@@ -292,10 +292,10 @@ async def test_two_pages_play_a_whole_game_from_a_real_deal_and_a_rematch(
                         action = choose(room, p, since)
                         if action is None:
                             continue
-                        before = len(room.table.decisions)
+                        before = room.table.decided
                         await seat_page[p].press(US.key(intent_for(action)))
                         give_up = time.monotonic() + 5
-                        while len(room.table.decisions) == before and time.monotonic() < give_up:
+                        while room.table.decided == before and time.monotonic() < give_up:
                             await asyncio.sleep(0.01)
                         await asyncio.sleep(0.07)  # past the repeat rule for the same key
                         pressed = True
