@@ -152,6 +152,24 @@ async def test_resizing_the_window_changes_the_card_size_and_back() -> None:
     assert again == small
 
 
+async def test_a_window_too_small_then_large_gets_the_large_frame_too() -> None:
+    """From the too-small notice straight to a large window: the board under
+    the notice is restyled as well (it came back with large cards in the small
+    frame, cut off at the right)."""
+    from testkit.board import board_problems, read_board
+
+    app = make_app(seed=1, spat=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.resize_terminal(79, 23)  # too small: the notice on top
+        await pilot.pause()
+        await pilot.resize_terminal(144, 48)
+        await pilot.pause()
+        text = await screen_text(pilot)
+        assert LARGE_EDGE in text
+        assert "RIGHT  25 cards" in text, text  # the right half is on screen, not cut
+        assert not board_problems(read_board(app), app.table.position)
+
+
 @pytest.mark.parametrize(
     ("theme", "blue", "green"),
     [("textual-dark", "#63a1ff", "#38bd4c"), ("spit-light", "#0b5cd6", "#1f5f22")],

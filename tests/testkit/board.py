@@ -112,7 +112,10 @@ class _Null:
 FACE_DOWN = "down"
 EMPTY = "empty"
 _SUITS = {sym: s for s, sym in SUIT_SYMBOLS.items()}
-_BOX_TOPS = ("╭───╮", "┌ ─ ┐", "+---+", "+ - +")
+# the top edges of a card, a pile's empty place and their ASCII forms: large
+# cards (7 x 5, on terminals of 120x36 and more) first, then small (5 x 3)
+_BOX_TOPS = ("╭─────╮", "┌ ─ ─ ┐", "╭───╮", "┌ ─ ┐", "+---+", "+ - +")
+_BOX_HIGH = {5: 3, 7: 5}  # a box's height by its width
 
 
 @dataclass
@@ -147,18 +150,19 @@ def _face(text: str) -> str:
     return str(card(rank + suit))
 
 
-def _boxes(lines: list[str]) -> list[tuple[int, str]]:
-    """(column, face) of every card box whose top edge is on lines[0]."""
+def _boxes(lines: list[str]) -> list[tuple[int, str, int]]:
+    """(column, face, width) of every card box whose top edge is on lines[0]
+    (a large card's face is on the first line inside it, at its left)."""
     top, mid = lines[0], lines[1]
     found = []
     for m in re.finditer("|".join(re.escape(t) for t in _BOX_TOPS), top):
-        x = m.start()
-        found.append((x, _face(mid[x + 1 : x + 4])))
+        x, w = m.start(), len(m[0])
+        found.append((x, _face(mid[x + 1 : x + w - 1]), w))
     return found
 
 
-def _count_under(line: str, x: int) -> int:
-    digits = re.search(r"\d+", line[x : x + 5])  # the size, maybe beside depth marks
+def _count_under(line: str, x: int, w: int = 5) -> int:
+    digits = re.search(r"\d+", line[x : x + w])  # the size, maybe beside depth marks
     return int(digits[0]) if digits else 0
 
 
@@ -181,17 +185,19 @@ def read_board(app: App[Any]) -> BoardSeen:
     )
     boxes = _boxes(rows[box_y : box_y + 2])
     assert len(boxes) in (11, 12), f"{len(boxes)} card boxes in a row:\n{text}"
-    counts = rows[box_y + 3]
+    w = boxes[0][2]
+    assert all(b[2] == w for b in boxes), f"cards of two sizes in a row:\n{text}"
+    counts = rows[box_y + _BOX_HIGH[w]]
     sides = []
     for name, mine in (("LEFT", boxes[:5]), ("RIGHT", boxes[-5:])):
         side = SideSeen(*heads[name])
-        side.slots = [PileSeen(face, _count_under(counts, x)) for x, face in mine]
+        side.slots = [PileSeen(face, _count_under(counts, x, w)) for x, face, _ in mine]
         sides.append(side)
     middle = boxes[5:-5]
-    between = counts[boxes[4][0] + 5 : boxes[-5][0]]
+    between = counts[boxes[4][0] + w : boxes[-5][0]]
     sizes = [int(n) for n in re.findall(r"(\d+) cards?", between)]
     assert len(sizes) == len(middle), f"piles and sizes disagree: {between!r}\n{text}"
-    piles = [PileSeen(face, n) for (_, face), n in zip(middle, sizes, strict=True)]
+    piles = [PileSeen(face, n) for (_, face, _), n in zip(middle, sizes, strict=True)]
     legend = [m[1].strip() for r in rows for m in _LEGEND.finditer(r)]
     return BoardSeen(sides=sides, piles=piles, legend=legend, text=text)
 

@@ -463,8 +463,16 @@ class SpitApp(App[None]):
                 view.redraw()
 
     def _fit_cards(self, width: int, height: int) -> None:
-        """Large cards (and the wider frame) where the terminal has the room."""
-        self.set_class(card_size(self.look.cards, width, height) is LARGE, "-large-cards")
+        """Large cards (and the wider frame) where the terminal has the room.
+        A class on the App restyles only the screen on top: the screens under
+        it (the board under the too-small notice) are restyled too, or the
+        board came back from a small window with large cards in a small frame."""
+        large = card_size(self.look.cards, width, height) is LARGE
+        if large == self.has_class("-large-cards"):
+            return
+        self.set_class(large, "-large-cards")
+        for screen in self.screen_stack[:-1]:
+            screen.update_node_styles(animate=False)
 
     def watch_theme(self, _: str) -> None:
         self.player_colours.use(self.current_theme)
