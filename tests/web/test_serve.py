@@ -516,3 +516,30 @@ def test_a_page_closed_during_a_room_game_ends_its_game_process() -> None:
     finally:
         output = served.close()
     assert "Traceback" not in output, output
+
+
+def test_serves_own_host_keeps_each_game_once_and_its_pages_none() -> None:
+    """Two pages of one serve are one user: each page's game kept the room's
+    game in that user's history, so a game between them was stored twice.
+    serve's own host keeps it (once); its pages keep none. With --host the
+    pages keep their own (that host is someone else's)."""
+    from aiohttp.test_utils import make_mocked_request
+
+    from spit_tui.web.lobby import LobbyServer
+
+    async def commands() -> tuple[str, str, bool]:
+        with socket.socket() as a, socket.socket() as b:
+            own, theirs = LobbyServer(a, 8), LobbyServer(b, 8, ("127.0.0.1", 7878))
+            assert await own.prepare() is None and await theirs.prepare() is None
+            try:
+                assert own.own is not None
+                kept = own.own.history is not None
+                request = make_mocked_request("GET", "/ws")
+                return own.page_command(request), theirs.page_command(request), kept
+            finally:
+                await own.finish()
+                await theirs.finish()
+
+    own, theirs, kept = asyncio.run(commands())
+    assert kept
+    assert " --no-history" in own and "--no-history" not in theirs, (own, theirs)

@@ -78,14 +78,25 @@ class LobbyServer(GameServer):
             return None
         from spit_tui.net.host import Host
         from spit_tui.net.limits import Limits
+        from spit_tui.store.session import open_history
 
+        # one copy of each game in this user's history: the host's (every seat
+        # of its rooms is a page of this server, and each page would keep one)
+        history = open_history(None, enabled=True)
+        if history is not None:
+            history.on_problem = lambda line: print(
+                f"{NAME}: history is off: {line}", file=sys.stderr, flush=True
+            )
+            history.start()
         # every page's game connects from 127.0.0.1: serve counts pages per
         # address itself, so the host must not count them as one player
         self.own = Host(bind=ADDRESS, port=0, limits=Limits.relayed(), options=self.options,
-                        first_to=self.first_to)
+                        first_to=self.first_to, history=history)
         try:
             await self.own.start()
         except OSError as e:
+            if history is not None:
+                history.close()
             return f"cannot start the game host: {e.strerror or e}"
         self.game_host = (ADDRESS, self.own.port)
         return None
@@ -93,6 +104,8 @@ class LobbyServer(GameServer):
     async def finish(self) -> None:
         if self.own is not None:
             await self.own.close()
+            if self.own.history is not None:
+                self.own.history.close()
 
     def invite(self) -> str:
         """The line a room made on a page shows ({code}: the room's code): on
@@ -138,6 +151,8 @@ class LobbyServer(GameServer):
         except UsageError as e:
             print(f"{NAME}: a page asked for {escaped(str(e), 200)}; refused", file=sys.stderr)
             raise web.HTTPBadRequest(text=f"{e}\n") from None
+        if self.own is not None:
+            game.append("--no-history")  # our host keeps each game once (after CODE)
         from spit_tui.paths import state_dir
 
         state = state_dir() / PAGES_FOLDER / str(request.get(PAGE, 0))
