@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import math
 import re
 import secrets
@@ -123,9 +124,15 @@ class RedisDirectory:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
+        # No CLIENT SETINFO on connecting: a Redis far away costs a round trip per
+        # command, and a lookup that opens a connection should cost one or two.
+        quiet: dict[str, Any] = (
+            {"driver_info": None} if "driver_info" in inspect.signature(Redis).parameters
+            else {"lib_name": None, "lib_version": None}
+        )  # fmt: skip
         self.redis = Redis.from_url(
             self.url, socket_timeout=self.timeout_s, socket_connect_timeout=self.timeout_s,
-            retry=Retry(NoBackoff(), 0),
+            retry=Retry(NoBackoff(), 0), **quiet,
         )  # fmt: skip
         self._put = self.redis.register_script(PUT)
         self._drop = self.redis.register_script(DROP)
