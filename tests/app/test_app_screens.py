@@ -10,8 +10,9 @@ from spit_tui.app import SpitApp
 from spit_tui.app.help import HelpScreen
 from spit_tui.app.screens import GameScreen, QuitScreen, TooSmallScreen
 from spit_tui.app.walkthrough import PAGES
-from spit_tui.engine import Phase
-from spit_tui.table import Outcome
+from spit_tui.clock import RealClock
+from spit_tui.engine import Game, Phase
+from spit_tui.table import Outcome, Table
 
 PLAY = "play 1 two - 9c:7h/:Ks/2d3d:5c/-/:Jd 4h6h 8s/Ac :9h/4s:Qd/:2c/:6d/:Tc 5d5s 0,0"
 OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"
@@ -95,22 +96,34 @@ async def test_race_page_says_too_late() -> None:
 
 
 async def test_help_pauses_real_time_countdown() -> None:
-    """With the real clock: the countdown does not run out while help is open."""
-    app = SpitApp(seed=3)
+    """With the real clock: the game's clock, and so the spit's countdown, stands
+    still while help is open, and runs out once help is closed. (The countdown is
+    1.2 s here, not 0.6: on a loaded machine the help could open after a short one
+    had run out, and the test would fail for the machine's sake.)"""
+    table = Table(Game(seed=3), RealClock(), countdown_s=1.2)
+    app = SpitApp(table=table)
     async with app.run_test(size=(80, 24)) as pilot:
         await asyncio.sleep(0.35)  # past the stale-key guard
         await press(pilot, "q")
         await press(pilot, "p")
-        assert app.table.counting_down
+        assert table.counting_down
         await pilot.press("f1")
-        await asyncio.sleep(0.8)  # longer than the countdown
-        assert app.table.counting_down
-        assert app.table.position.phase is Phase.SPIT
+        assert isinstance(app.screen, HelpScreen)
+        table.clock.update()
+        stood = table.clock.now()
+        await asyncio.sleep(0.4)
+        table.clock.update()
+        assert table.clock.now() == stood  # no game time passed under the help
+        assert table.counting_down
+        assert table.position.phase is Phase.SPIT
         await pilot.press("escape")
-        await asyncio.sleep(0.8)
+        for _ in range(200):  # the rest of the countdown, in real time (10 s at most)
+            if not table.counting_down:
+                break
+            await asyncio.sleep(0.05)
         await settle(pilot)
-        assert not app.table.counting_down
-        assert app.table.position.phase is Phase.PLAY
+        assert not table.counting_down
+        assert table.position.phase is Phase.PLAY
 
 
 async def test_ctrl_q_and_ctrl_c_ask_before_quitting() -> None:
