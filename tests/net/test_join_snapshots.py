@@ -59,7 +59,7 @@ def test_join_screen(snap_compare: Snap, drop: bool) -> None:
     assert snap_compare(seat_app(drop), terminal_size=(100, 30), run_before=_settle)
 
 
-def match_over_app() -> SpitApp:
+def match_over_app(figures: str = "") -> SpitApp:
     """A seat in a match room (first to 2) whose game just ended, winning the match."""
     from spit_tui.engine import Game, Options, parse_position
     from spit_tui.matchscore import MatchScore
@@ -84,6 +84,8 @@ def match_over_app() -> SpitApp:
         assert isinstance(t.clock, VirtualClock)
         t.clock.advance(t.stale_s + 0.01)
         t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
+        if figures:  # what the seat's own history says once it has kept the game
+            table.show_figures(figures)
 
     return _seat_app(table, start, lambda: None)
 
@@ -92,3 +94,10 @@ def match_over_app() -> SpitApp:
 def test_join_screen_a_match_won(snap_compare: Snap, size: tuple[int, int]) -> None:
     """The game-over banner says the match is won, and the rematch key begins the next."""
     assert snap_compare(match_over_app(), terminal_size=size, run_before=_settle)
+
+
+def test_join_screen_a_match_won_with_the_seats_own_rating(snap_compare: Snap) -> None:
+    """The seat's own history kept the game: its lines join the banner, the
+    match line and the rematch keys still whole at 80x24."""
+    lines = "ana 12 cards a minute · ben 0 cards a minute\nrating 1545 (+45)"
+    assert snap_compare(match_over_app(lines), terminal_size=(80, 24), run_before=_settle)

@@ -37,7 +37,9 @@ from spit_tui.store.records import record_of
 GAME_S = 20.0
 
 
-async def _room_game(host: NearEndHost, joiner_db: Path, tmp: Path) -> NetSeat:
+async def _room_game(
+    host: NearEndHost, joiner_db: Path, tmp: Path, lines: bool = False
+) -> NetSeat:
     """ana (left) and ben (right, keeping his own history in `joiner_db`) play one game."""
     room = host.new_room()
     left = await Client.join("127.0.0.1", host.port, room.code, "left", name="ana")
@@ -55,6 +57,8 @@ async def _room_game(host: NearEndHost, joiner_db: Path, tmp: Path) -> NetSeat:
                 play_as_bot(right, random.Random(2), think_s=(0.0, 0.001)),
             )
         await until(lambda: mine.writes > 0 or bool(net.notes), "the record is kept or refused")
+        if lines:  # the board shows what our own history says of the game
+            await until(lambda: "rating" in seat.scene().figures, "the rating line on the board")
     finally:
         feeding.cancel()
         await left.close()
@@ -77,7 +81,7 @@ async def test_the_joiners_own_history_gets_the_game_and_stats_count_it(tmp_path
     host = NearEndHost(port=0, timings=FAST, history=HistoryWriter(host_db))
     await host.start()
     try:
-        net = await _room_game(host, ben_db, tmp_path)
+        net = await _room_game(host, ben_db, tmp_path, lines=True)
     finally:
         await host.close()
     assert net.notes == []

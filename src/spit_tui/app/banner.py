@@ -127,8 +127,8 @@ def banner(
             detail += " (no cards left)"
         keys = Text(f"{scene.match}  ·  {over_keys}" if scene.match else over_keys, WAIT)
         figures = [Text(line) for line in scene.figures.split("\n") if line]
-        if keys.cell_len > LINE_W and not figures:  # (a room's seat: its keys are longer)
-            figures, keys = [Text(scene.match, WAIT)], Text(over_keys, WAIT)
+        if keys.cell_len > LINE_W:  # (a room's seat: its keys are longer) the match apart
+            figures, keys = [*figures[-1:], Text(scene.match, WAIT)], Text(over_keys, WAIT)
         head = [first, Text(detail)]
         if len(figures) > 1:  # the history's two lines: the game's facts share the first
             short = f"{rounds} round{'s' if rounds != 1 else ''}, {took}"

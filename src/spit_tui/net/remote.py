@@ -60,6 +60,7 @@ class RemoteSeat:
         self.gate = KeyGate(stale_s, halves=frozenset({seat}))  # this keyboard's limits
         self.latest: Scene | None = None  # the host's latest scene, taken at its arrival
         self.lost: str | None = None  # our own connection is down: the line to show
+        self.figures = ""  # the game just over, as our own history saw it (NetSeat)
         self.own_rtt_ms: int | None = None  # our round trip, where the host has not said it yet
         self.invite: str | None = None  # the command that joins the other seat, if ours to give
         # the other seat did not come back: (their name, the computer's level, its pace in words)
@@ -115,13 +116,21 @@ class RemoteSeat:
         word = self._word
         messages: list[Said | None] = [None, None]  # the other seat's words are not ours to see
         messages[self.me] = word.said if word is not None and word.until > now else None
+        over = base.phase is Phase.OVER
         return replace(
             base,
             pings=(pings[0], pings[1]),
             messages=(messages[0], messages[1]),
             away=self.away,
             away_hint=self._away_hint(),
+            figures=self.figures if over and not base.figures else base.figures,
         )
+
+    def show_figures(self, text: str) -> None:
+        """The game-over lines this player's own history gives the game just
+        over (its rating change, a best that fell), once it has kept it."""
+        self.figures = text
+        self._notify()
 
     def show(self, scene: Scene) -> None:
         """The host's latest scene: draw it from now on."""

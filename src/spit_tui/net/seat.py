@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 CONNECTED_ALREADY = "connected already"  # the host still holds this seat's old line
 RETRIES = 5  # tries to reconnect after the line went dead
 RETRY_S = 1.0
+FIGURES_S = 0.1  # how often a kept game's lines are looked for, and how many times
+FIGURES_TRIES = 50
 TOKENS_FILE = "seats.json"
 LOCK_FILE = "seats.lock"
 MAX_TOKENS = 64  # rooms remembered; the oldest are forgotten first
@@ -121,13 +123,14 @@ class NetSeat:
         tokens: Tokens,
         retries: int = RETRIES,
         retry_s: float = RETRY_S,
-        keep: Callable[[Joined], None] | None = None,
+        keep: Callable[[Joined], Callable[[], str]] | None = None,
     ) -> None:
         """`keep`: where this player's own history takes each finished game
         (its record asked of the host at game over, and checked first)."""
         self.client = client
         self.keep = keep
         self.notes: list[str] = []  # lines for after the board (a record not kept)
+        self._tasks: set[asyncio.Task[None]] = set()
         self.host = host
         self.port = port
         self.code = code
@@ -171,10 +174,12 @@ class NetSeat:
                             client.ask_record()
                     else:
                         over = None  # a new game (a rematch)
+                        if table.figures:
+                            table.show_figures("")
                 if client.record is not None:
                     got, client.record = client.record, None
                     if over is not None:
-                        await self._take_record(got, over)
+                        await self._take_record(got, over, table)
                 await client.changed()
             if client.ended_by_host:
                 finish(f"the host: {client.ended}")
@@ -188,7 +193,7 @@ class NetSeat:
                 finish(why)
                 return
 
-    async def _take_record(self, got: Recorded, seen: Scene) -> None:
+    async def _take_record(self, got: Recorded, seen: Scene, table: RemoteSeat) -> None:
         """Keep the host's record in our own history if it is the game this
         seat saw end; else one line, said once the board is gone. Checked on
         a thread: replaying a long record must not hold up the board."""
@@ -198,7 +203,22 @@ class NetSeat:
         if isinstance(checked, str):
             self.notes.append(f"the host's record of the game was not kept: {checked}")
         elif self.keep is not None:
-            self.keep(checked)
+            lines = self.keep(checked)
+            task = asyncio.get_running_loop().create_task(self._show_figures(lines, table))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _show_figures(lines: Callable[[], str], table: RemoteSeat) -> None:
+        """The game-over lines our own history gives the game just kept (the
+        rating change, a best that fell), on the board while it is over."""
+        for _ in range(FIGURES_TRIES):
+            await asyncio.sleep(FIGURES_S)
+            text = lines()
+            if text:
+                if table.latest is not None and table.latest.phase is Phase.OVER:
+                    table.show_figures(text)
+                return
 
     def _gave_up(self, client: Client) -> str:
         """The one line for a host this seat gives up on."""

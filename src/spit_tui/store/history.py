@@ -236,13 +236,15 @@ class HistoryWriter:
         else:
             self._write(snap)
 
-    def keep_joined(self, joined: Joined) -> None:
+    def keep_joined(self, joined: Joined) -> Callable[[], str]:
         """Store a game played at another's host, from its checked record
         (store.joined): finished, once (a record this history holds already,
-        the host's own row in a file both use, is not stored again)."""
+        the host's own row in a file both use, is not stored again). What it
+        returns gives the game-over lines once the worker has them ("" till then)."""
         if not self.on:
-            return
+            return str
         self._next_key += 1
+        key = self._next_key
         stamps = [s.seconds for s in joined.record.stamps if s is not None]
         clock_s = max(stamps, default=joined.play_s)
         began = datetime.now(UTC) - timedelta(seconds=clock_s)
@@ -262,6 +264,7 @@ class HistoryWriter:
             self._queue.put(snap)
         else:
             self._write(snap)
+        return lambda: self._figures.get(key, "")
 
     def figures_for(self, table: Table) -> str:
         """The figures line of the table's finished game, once the worker has it."""
