@@ -180,17 +180,12 @@ def test_position_at_a_missing_file_or_a_fifo_is_refused(
     assert "not a regular file" in capsys.readouterr().err
 
 
-def test_every_action_keeps_its_stamp_however_many_keys_came_between(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_every_action_keeps_its_stamp_however_many_keys_came_between() -> None:
     """The table stamps each action as it applies it: a long game whose held
     keys fill the bounded decision log still has a stamp on every action (the
     stamps were once rebuilt from that log, and the early ones were lost)."""
-    import spit_tui.table
-
-    monkeypatch.setattr(spit_tui.table, "LOG_LIMIT", 8)
     clock = VirtualClock()
-    table = Table(Game(seed=2), clock)
+    table = Table(Game(seed=2), clock, log_limit=8)
     assert table.decisions.maxlen == 8
     clock.advance(0.5)
     table.submit(Ready(Player.LEFT), "key")
