@@ -24,7 +24,7 @@ from spit_tui.net.computer import (
     pace_of,
 )
 from spit_tui.net.host import Host
-from spit_tui.net.joincmd import watch_line, watchable
+from spit_tui.net.joincmd import ask_room, watch_line, watchable
 from spit_tui.net.protocol import MAX_LISTED, encode, first, read_frame, refused
 from spit_tui.net.room import Lobby, Room
 from spit_tui.net.session import Session
@@ -197,14 +197,18 @@ async def test_the_lobby_entries_over_real_sockets_options_computer_and_the_list
         points = Options(Variant.POINTS, 50, manual_flip=True)
         code = await Client.new_room("127.0.0.1", host.port, options=points)
         assert host.lobby.rooms[code].table.game.options == points
-        # Play the computer: it sits in the RIGHT chair and plays through the gate
-        code = await Client.new_room("127.0.0.1", host.port, options=Options(), computer=TOP)
+        # Play the computer, as the lobby asks it (a level, no options): it sits
+        # in the RIGHT chair and plays through the gate
+        code = await ask_room("127.0.0.1", host.port, computer=TOP)
+        assert code is not None
         room = host.lobby.rooms[code]
         assert room.waiting == "LEFT" and room.table.names[Player.RIGHT] == "COMPUTER"
         with pytest.raises(JoinRefused, match=f"no computer level {TOP + 1} on this host"):
             await Client.new_room("127.0.0.1", host.port, options=Options(), computer=TOP + 1)
         assert await watchable("127.0.0.1", host.port) == []  # a seat free: not a show yet
         ana = await Client.join("127.0.0.1", host.port, code, name="ana")
+        await until(lambda: room.table.names[Player.LEFT] == "ana", "ana named")
+        assert room.table.computer_level(Player.RIGHT) == f"level {TOP}"  # kept by her name
         bot = asyncio.create_task(play_as_bot(ana, random.Random(1)))
         await until(lambda: any(d.player is Player.RIGHT and d.source == "bot"
                                 and d.outcome.name == "APPLIED"

@@ -198,6 +198,8 @@ class Client:
         if kind in ("quick", "daily"):
             msg = first(kind)
         else:
+            if computer is not None and options is None:
+                options = Options()  # the computer rides in the options: a room of its own
             wire = None if options is None else options_to_wire(options, computer)
             msg = first("new_room", options=wire)
         return str((await Client.ask(host, port, msg, "room", timeout))["code"])

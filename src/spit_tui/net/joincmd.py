@@ -290,18 +290,23 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
                 args.code = await ask_room(host, port, "daily")
                 if args.code is None:
                     return 1
-            status = await _take_seat(args, board, made=choice.kind == "new", first=first)
+            status = await _take_seat(
+                args, board, made=choice.kind == "new", first=first,
+                alone=choice.kind == "computer",
+            )
         if status != 0:  # it ended with a line (said already): so does this
             return status
         first = False
 
 
 async def _take_seat(
-    args: argparse.Namespace, board: Board, made: bool = False, first: bool = True
+    args: argparse.Namespace, board: Board, made: bool = False, first: bool = True,
+    alone: bool = False,
 ) -> int:
     """Take the seat and play until the app quits; `made`: a room made here
     (the board offers the line that brings the other); `first`: the first
-    board of this run (the only one that may ask the keyboard's layout)."""
+    board of this run (the only one that may ask the keyboard's layout);
+    `alone`: a room against the computer (nobody to send a line to)."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
@@ -325,7 +330,10 @@ async def _take_seat(
     keep = None if history is None else history.keep_joined
     net = NetSeat(client, host, port, args.code, tokens, keep=keep)
     table = RemoteSeat(client.seat, net.press, RealClock(), client.stale_s)
-    table.invite = invite_line(args.code, f"{PROG} join {host}:{port} {{code}}" if made else None)
+    invite = None if alone else invite_line(
+        args.code, f"{PROG} join {host}:{port} {{code}}" if made else None
+    )
+    table.invite = invite
 
     async def run(app: SpitApp) -> None:
         await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))

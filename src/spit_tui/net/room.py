@@ -38,7 +38,7 @@ from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
-from .computer import Rungs, SeatComputer, Tags, computer_seating
+from .computer import Rungs, SeatComputer, Tags, computer_seating, level_words
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message
@@ -382,7 +382,11 @@ class Room:
         if name == names[1 - p]:
             name = f"{name[: MAX_CELLS - 2]} 2"
         names[p] = name
-        self.table.seat((names[0], names[1]))
+        self.seat_names((names[0], names[1]))
+
+    def seat_names(self, names: tuple[str, str]) -> None:
+        """Seat `names` at the table, with the computer's level where it plays."""
+        self.table.seat(names, {q: level_words(c.rung) for q, c in self.computers.items()})
 
     def offer_takeover(self, p: Player, level: int, pace: str) -> bool:
         """Seat `p` did not come back in time: the other player (if here) is
@@ -410,7 +414,7 @@ class Room:
         self.seats[p].shown_ms = None  # no line to measure: the board shows no ping for it
         if self.seats[p].token is None:  # never given out: nobody can take this seat
             self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.table.seat(self.table.names, {q: f"level {c.rung}" for q, c in self.computers.items()})
+        self.seat_names(self.table.names)
         self.table.clock.update()
         self._hold()
         self.flush()
@@ -729,6 +733,6 @@ class Lobby:
         if seed is not None:  # a given deal (the daily's), before anyone sits
             room.table.new_game(Game(options=room.table.game.options, seed=seed))
         if computer is not None:
-            room.table.seat((room.table.names[0], COMPUTER))
+            room.seat_names((room.table.names[0], COMPUTER))
             room.seat_computer(Player.RIGHT, SeatComputer.seat(room.table, Player.RIGHT, computer))
         return room
