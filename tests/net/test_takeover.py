@@ -13,6 +13,7 @@ import pytest
 from testkit.join import FAST, until
 from testkit.lobby import Recorder, body, join, lobby
 
+from spit_tui.app.board import ping_words
 from spit_tui.engine import Options, Player, Source, Variant
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.computer import (
@@ -84,6 +85,7 @@ def test_a_dropped_seat_finished_by_the_computer_plays_through_the_table_to_the_
     assert Player.RIGHT in room.computers and room.waiting is None and not room.table.paused
     views = [m for m, _ in a.sent if m["type"] == "view"]
     assert views[-1]["computer"] == [None, "level 9"]  # the board says who plays there
+    assert ping_words(room._scene())[1] == "ben"  # no ping for a seat with no line
     taken = len(decisions)
     steps(room, lambda: room.table.game.over)
     # the engine's rules and the one input path: every RIGHT decision since is the

@@ -393,11 +393,13 @@ class BoardView(LinesView):
 
 def ping_words(scene: Scene) -> tuple[str, str] | None:
     """Each seat's round trip to a host, in words (None at one keyboard); a
-    seat the game waits for is away, not a number of ms old."""
+    seat the game waits for is away, not a number of ms old; a seat the host's
+    computer plays has no line to measure: its name only."""
     if scene.pings is None:
         return None
     left, right = (
         f"{scene.names[p]} away" if scene.waiting == scene.names[p]
+        else scene.names[p] if scene.computer[p] is not None  # the host's computer: no line
         else f"{scene.names[p]} ping {'…' if ms is None else f'{ms} ms'}"
         for p, ms in zip(Player, scene.pings, strict=True)
     )
