@@ -10,8 +10,7 @@ import os
 import shlex
 import shutil
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from testkit.tmux import TmuxServer
@@ -29,26 +28,15 @@ def server() -> Iterator[TmuxServer]:
     made.close()
 
 
-def wait_for(server: TmuxServer, seen: Callable[[str], bool], timeout: float = 15) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = server.tmux("capture-pane", "-p")
-        if seen(screen):
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(screen)
-
-
 def test_the_card_size_follows_the_window(server: TmuxServer) -> None:
     cmd = f"{shlex.quote(sys.executable)} -m spit_tui --seed 1 --no-history; sleep 30"
     server.tmux("new-session", "-d", "-x", "200", "-y", "60", cmd)
     server.tmux("set-option", "-g", "window-size", "manual")
-    large = wait_for(server, lambda s: "pile a" in s and LARGE_EDGE in s)
+    large = server.wait_for(lambda s: "pile a" in s and LARGE_EDGE in s)
     assert "◂ any key: spit! ▸" in large
     server.tmux("resize-window", "-x", "80", "-y", "24")
-    small = wait_for(server, lambda s: SMALL_EDGE in s and LARGE_EDGE not in s)
+    small = server.wait_for(lambda s: SMALL_EDGE in s and LARGE_EDGE not in s)
     assert max(len(line) for line in small.splitlines()) <= 80
     server.tmux("resize-window", "-x", "120", "-y", "36")
-    wait_for(server, lambda s: LARGE_EDGE in s)
+    server.wait_for(lambda s: LARGE_EDGE in s)
 

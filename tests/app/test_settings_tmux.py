@@ -10,7 +10,7 @@ import shutil
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,17 +31,6 @@ def server() -> Iterator[TmuxServer]:
     made.close()
 
 
-def wait_for(server: TmuxServer, seen: Callable[[str], bool], timeout: float = 15) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = server.tmux("capture-pane", "-p")
-        if seen(screen):
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(screen)
-
-
 def start(server: TmuxServer, args: str, env: str = "") -> None:
     cmd = f"{env} {shlex.quote(sys.executable)} -m spit_tui {args}; echo exit=$?; sleep 30"
     server.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd)
@@ -53,21 +42,21 @@ def test_the_bell_reaches_the_terminal_only_when_chosen(
 ) -> None:
     position = shlex.quote(format_position(position_of(RACE)))
     start(server, f"--position {position}", env=f"SPIT_BELL={bell}")
-    wait_for(server, lambda s: "pile a" in s)
+    server.wait_for(lambda s: "pile a" in s)
     assert server.tmux("display", "-p", "#{window_bell_flag}").strip() == "0"
     server.tmux("send-keys", "y", "q")  # right plays first: left's card is too late
-    wait_for(server, lambda s: "too late: RIGHT played" in s)
+    server.wait_for(lambda s: "too late: RIGHT played" in s)
     time.sleep(0.2)
     assert server.tmux("display", "-p", "#{window_bell_flag}").strip() == rung
 
 
 def test_spit_tui_settings_saves_and_esc_ends_it(server: TmuxServer) -> None:
     start(server, "settings")
-    wait_for(server, lambda s: "Reduced motion" in s and "textual-dark" in s)
+    server.wait_for(lambda s: "Reduced motion" in s and "textual-dark" in s)
     server.tmux("send-keys", "Right")
-    wait_for(server, lambda s: "textual-light" in s)
+    server.wait_for(lambda s: "textual-light" in s)
     server.tmux("send-keys", "Escape")
-    wait_for(server, lambda s: "exit=0" in s)
+    server.wait_for(lambda s: "exit=0" in s)
     path = Path(os.environ["XDG_CONFIG_HOME"]) / "spit-tui" / "config.toml"
     assert tomllib.loads(path.read_text("utf-8"))["theme"] == "textual-light"
 
@@ -80,11 +69,11 @@ def test_spit_tui_settings_names_box_starts_from_the_remembered_names(
 
     save(("ANN", "BO"))
     start(server, "settings")
-    wait_for(server, lambda s: "Players' names" in s)
+    server.wait_for(lambda s: "Players' names" in s)
     server.tmux("send-keys", *["Down"] * 12, "Enter")
-    wait_for(server, lambda s: "ANN" in s and "BO" in s)
+    server.wait_for(lambda s: "ANN" in s and "BO" in s)
     server.tmux("send-keys", "C", "y", "Enter")  # the box's text is selected: typing replaces it
-    wait_for(server, lambda s: "Reduced motion" in s and "Cy" not in s)
+    server.wait_for(lambda s: "Reduced motion" in s and "Cy" not in s)
     server.tmux("send-keys", "Escape")
-    wait_for(server, lambda s: "exit=0" in s)
+    server.wait_for(lambda s: "exit=0" in s)
     assert load().names == ("Cy", "BO")

@@ -9,6 +9,7 @@ import os
 import subprocess
 import time
 import uuid
+from collections.abc import Callable
 
 
 class TmuxServer:
@@ -27,6 +28,17 @@ class TmuxServer:
             check=False,
             env=self.env if env is None else env,
         ).stdout
+
+    def wait_for(self, seen: Callable[[str], bool], timeout: float = 15) -> str:
+        """The pane's screen once `seen` holds for it (a bound, not a speed)."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.tmux("capture-pane", "-p")
+            if seen(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(screen)
 
     def close(self) -> None:
         self.tmux("kill-server")
