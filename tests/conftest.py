@@ -30,8 +30,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# Opt-in long runs (soak, the 200,000-key storm, fuzz) may take many minutes;
+# the suite-wide per-test timeout (pyproject) is for the default suite.
+SLOW_TIMEOUT = 3600
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--run-slow"):
+        for item in items:
+            if "slow" in item.keywords and item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
         return
     skip = pytest.mark.skip(reason="slow: run with --run-slow")
     for item in items:
