@@ -114,6 +114,7 @@ LAYERS: dict[str, int] = {
     "table": 3,
     "scene": 3,  # what a screen shows: the table builds it, every screen draws it
     "subscription": 3,  # the table's listeners
+    "seats": 3,  # who sits at a table: the names, the computer's halves and levels
 }
 TOP = 4
 PEERS_APART = {("keys", "players")}

@@ -12,13 +12,11 @@ tests read. Nothing here imports Textual: the app is a view of a Table.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from spit_tui.clock import GameClock, Handle, Stopwatch
 from spit_tui.engine import (
-    PLAYERS,
     Action,
     Event,
     Game,
@@ -40,6 +38,7 @@ from spit_tui.keys.intent import Intent, action_for
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.players.view import ViewCache
 from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
+from spit_tui.seats import Seats
 from spit_tui.story import Story
 from spit_tui.subscription import Subscribers, Subscription
 
@@ -138,8 +137,7 @@ class Table:
 
     Others read it (the views, the bots) and act on it through its methods only:
     `submit`/`submit_intent` (the one input path), `say` (a word beside a
-    player), `pause`, `seat` (names, and the halves the computer plays) and
-    `new_game`."""
+    player), `pause`, `seat` (who sits where: spit_tui.seats) and `new_game`."""
 
     def __init__(
         self,
@@ -164,8 +162,7 @@ class Table:
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
         self._seq = 0
         self._heard = Subscribers()  # who hears of changes, events, decisions, new games
-        self._names: tuple[str, str] = ("LEFT", "RIGHT")
-        self._computer: dict[Player, str] = {}  # the computer's halves: its level in words
+        self.seats = Seats()  # who sits where: the names, the computer's halves (Table.seat)
         self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game, clock.now())
         self._views = ViewCache()
@@ -176,11 +173,6 @@ class Table:
     @property
     def position(self) -> Position:
         return self.game.position
-
-    @property
-    def names(self) -> tuple[str, str]:
-        """The names on the board: LEFT/RIGHT, or YOU/COMPUTER against the computer."""
-        return self._names
 
     @property
     def paused(self) -> bool:
@@ -315,7 +307,7 @@ class Table:
         said = tuple(
             None if m is None else Said(m.text, m.kind) for m in map(self.message, Player)
         )
-        computer = self._computer
+        seats = self.seats
         return Scene(
             phase=pos.phase,
             round=pos.round,
@@ -326,9 +318,9 @@ class Table:
             winner=pos.winner,
             scores=pos.scores,
             options=self.game.options,
-            names=self._names,
+            names=seats.names,
             messages=(said[0], said[1]),
-            computer=(computer.get(Player.LEFT), computer.get(Player.RIGHT)),
+            computer=seats.levels,
             owners=tuple(story.owner(i) for i in range(len(piles))),
             feed=tuple(story.feed),
             played=(story.played[0], story.played[1]),
@@ -381,26 +373,15 @@ class Table:
         submission is ignored ("paused")."""
         self.clock.pause(reason, on)
 
-    def seat(
-        self, names: tuple[str, str], computer: Mapping[Player, str] | Iterable[Player] = ()
-    ) -> None:
-        """Who sits where: the names on the board, and the halves the computer
-        plays, each with its level in words if given ("hard"): the board shows
-        that instead of keys. A key pressed there is refused, not played; the
-        first such key at this table says why, the rest are only logged (seating
-        again, as `--level auto` does when the level moves, does not say it again)."""
-        self._names = names
-        if isinstance(computer, Mapping):
-            self._computer = dict(computer)
-        else:
-            self._computer = dict.fromkeys(computer, "")
-        self.gate.halves = frozenset(q for q in PLAYERS if q not in self._computer)
+    def seat(self, seats: Seats) -> None:
+        """Who sits where (spit_tui.seats): the names on the board, and the
+        halves the computer plays. A key pressed there is refused, not played;
+        the first such key at this table says why, the rest are only logged
+        (seating again, as `--level auto` does when the level moves, does not
+        say it again)."""
+        self.seats = seats
+        self.gate.halves = seats.people
         self._notify()
-
-    def computer_level(self, p: Player) -> str | None:
-        """The level of the computer playing `p`'s half, in words ("" if not
-        given); None when a person plays it."""
-        return self._computer.get(p)
 
     # -- the one input path ----------------------------------------------------------
 
@@ -458,7 +439,7 @@ class Table:
         ev = self.shown.last_event
         if ev is None or ev.action.player is p:
             return reason
-        name = self._names[ev.action.player]
+        name = self.seats.names[ev.action.player]
         if isinstance(ev.action, Slap):
             return f"too late: {name} slapped first"
         if isinstance(ev.action, Play) and ev.card is not None:
@@ -502,7 +483,7 @@ class Table:
                 last = shown.last_event
                 if last is not None and isinstance(last.action, Slap) and last.action.player != p:
                     # the slap race was lost by a hair: say so, not "too soon"
-                    why = f"too late: {self._names[last.action.player]} slapped first"
+                    why = f"too late: {self.seats.names[last.action.player]} slapped first"
                     return self._decide(p, source, text, Outcome.LOST_RACE, why, key)
                 return self._decide(p, source, text, Outcome.IGNORED, "too soon: press again", key)
         elif shown.countdown_ends is not None:

@@ -33,7 +33,7 @@ async def test_f4_on_the_opening_banner_changes_the_names_everywhere(tmp_path: P
         await pilot.press("end", "backspace", "backspace", "backspace", *"Cy", "tab")
         await pilot.press("end", "backspace", "backspace", *"[red]Di[/red]", "enter")
         assert isinstance(app.screen, GameScreen) and not app.table.paused
-        assert app.table.names == ("Cy", "[red]Di[/red]")
+        assert app.table.seats.names == ("Cy", "[red]Di[/red]")
         assert writer.names == ("Cy", "[red]Di[/red]")  # the history stores the new names
         text = await screen_text(pilot)
         assert "Cy … press any key" in text and "[red]Di[/red] … press any key" in text
@@ -58,7 +58,7 @@ async def test_esc_keeps_the_names_and_a_bad_name_is_said_in_the_box() -> None:
     app = make_app(seed=1, names=("ANN", None))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("f4", *"X", "escape")
-        assert isinstance(app.screen, GameScreen) and app.table.names == ("ANN", "RIGHT")
+        assert isinstance(app.screen, GameScreen) and app.table.seats.names == ("ANN", "RIGHT")
         assert load().names == (None, None)  # nothing written
         await pilot.press("f4", "end", *'"q"', "enter")  # a quote: refused, the box stays
         assert isinstance(app.screen, NamesScreen)
@@ -69,7 +69,7 @@ async def test_esc_keeps_the_names_and_a_bad_name_is_said_in_the_box() -> None:
         assert isinstance(app.screen, NamesScreen)
         assert "different names" in await screen_text(pilot)
         await pilot.press("backspace", "backspace", "backspace", "backspace", "enter")
-        assert isinstance(app.screen, GameScreen) and app.table.names == ("LEFT", "RIGHT")
+        assert isinstance(app.screen, GameScreen) and app.table.seats.names == ("LEFT", "RIGHT")
         assert load().names == (None, None)
 
 
@@ -80,16 +80,16 @@ async def test_against_the_computer_only_the_person_has_a_box_and_its_level_is_i
     app = computer_app({Player.RIGHT: "hard"}, table=table, bot_seed=1, names=("ANN", None))
     writer = HistoryWriter(tmp_path / "h.sqlite3", threaded=False)
     app.attach_history(writer)
-    assert app.table.names == ("ANN", "COMPUTER")
+    assert app.table.seats.names == ("ANN", "COMPUTER")
     assert app.stored_names() == ("ANN", "computer (hard)")  # the stats know it by its level
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("f4")
         assert isinstance(app.screen, NamesScreen)
         assert [i.id for i in app.screen.query(Input)] == ["name-L"]
         await pilot.press("end", "backspace", "backspace", "backspace", "enter")
-        assert app.table.names == ("YOU", "COMPUTER")  # no name: spoken to as "you"
+        assert app.table.seats.names == ("YOU", "COMPUTER")  # no name: spoken to as "you"
         assert writer.names == ("YOU", "computer (hard)")  # the history says what the board does
-        assert app.table.computer_level(Player.RIGHT) == "hard"  # still the computer's half
+        assert app.table.seats.level(Player.RIGHT) == "hard"  # still the computer's half
 
 
 async def test_a_note_from_the_start_is_shown_once_the_board_is_up() -> None:
@@ -99,7 +99,7 @@ async def test_a_note_from_the_start_is_shown_once_the_board_is_up() -> None:
         await pilot.pause()
         text = " ".join((await screen_text(pilot)).replace("▌", "").split())
         assert "not a names file" in text, text
-        assert app.table.names == ("LEFT", "RIGHT")
+        assert app.table.seats.names == ("LEFT", "RIGHT")
 
 
 async def test_long_names_are_cut_on_the_board_so_the_counts_stay() -> None:

@@ -150,8 +150,8 @@ async def test_a_game_against_the_computer_replays_as_the_game_showed_it() -> No
         async with app.run_test(size=(100, 30)) as pilot:
             replay(app).goto(len(rec.actions))
             await pilot.pause()
-            assert app.table.names == ("YOU", "COMPUTER")
-            assert app.table.computer_level(Player.RIGHT) == "hard"
+            assert app.table.seats.names == ("YOU", "COMPUTER")
+            assert app.table.seats.level(Player.RIGHT) == "hard"
             text = "\n".join(
                 "".join(seg.text for seg in line) for line in app.query_one(BoardView).lines()
             )

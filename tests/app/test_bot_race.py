@@ -149,10 +149,10 @@ async def test_auto_shows_the_level_it_moved_to() -> None:
         await settle(pilot)
         (auto,) = mode(app).autos
         start = auto.rung
-        assert table.computer_level(Player.RIGHT) == f"auto · level {start}"
+        assert table.seats.level(Player.RIGHT) == f"auto · level {start}"
         for rung in (start + 1, 7, 12):  # 7 and 12 have names: the label keeps to numbers
             mode(app)._auto_moved(app, rung, 1)  # what the staircase does after a round
-            assert table.computer_level(Player.RIGHT) == f"auto · level {rung}"
+            assert table.seats.level(Player.RIGHT) == f"auto · level {rung}"
             assert f"COMPUTER · auto · level {rung}" in await screen_text(pilot)
 
 
@@ -208,7 +208,7 @@ async def test_the_board_names_you_and_the_computer() -> None:
         text = await screen_text(pilot)
         assert "YOU" in text and "COMPUTER" in text
         assert "LEFT " not in text.split("\n", 3)[-1]  # the board no longer says LEFT/RIGHT
-        assert app.table.names == ("YOU", "COMPUTER")
+        assert app.table.seats.names == ("YOU", "COMPUTER")
 
 
 async def test_the_game_screen_is_set_up_once_with_a_computer_player(

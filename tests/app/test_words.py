@@ -27,6 +27,7 @@ from spit_tui.clock import VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.layout import preset, preset_names
+from spit_tui.seats import Seats
 from spit_tui.table import MESSAGE_S, Outcome, Table
 
 BANNER_W = 76  # 80 columns less the border and padding
@@ -61,7 +62,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
     rng = random.Random(seed)
     clock = VirtualClock()
     table = Table(Game(options=options, seed=seed), clock)
-    table.seat(names)
+    table.seat(Seats(names))
     messages: set[tuple[str, Outcome]] = set()
     banners: set[str] = set()
     for _ in range(keys):
@@ -91,7 +92,8 @@ def _computer_words() -> set[tuple[str, Outcome]]:
     out = set()
     for side in PLAYERS:
         table = Table(Game(seed=1), VirtualClock())
-        table.seat(("YOU", "COMPUTER") if side else ("COMPUTER", "YOU"), computer={side: "hard"})
+        names = ("YOU", "COMPUTER") if side else ("COMPUTER", "YOU")
+        table.seat(Seats.of(names, {side: "hard"}))
         d = table.submit_intent(next(i for i in US.keys.values() if i.player is side))
         out.add((d.message, d.outcome))
     return out

@@ -204,7 +204,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
             await pilot.press("enter")  # chosen: the computer finishes RIGHT's game
             await until(lambda: Player.RIGHT in room.computers, "the computer took the seat")
             await until(lambda: table.away is None, "the game goes on")
-            assert room.table.computer_level(Player.RIGHT) == "level 5"
+            assert room.table.seats.level(Player.RIGHT) == "level 5"
             await until(lambda: room.table.position.phase is Phase.PLAY, "RIGHT said spit",
                         timeout=5)
             assert any(d.source == "bot" and d.player is Player.RIGHT
@@ -259,7 +259,7 @@ async def test_the_names_are_the_hosts(tmp_path: Path) -> None:
             await pilot.press("f4")
             await pilot.pause(0.05)
             assert app.screen is app.game_screen  # no names box
-            assert table.scene().names == room.table.names
+            assert table.scene().names == room.table.seats.names
     finally:
         await host.close()
 

@@ -30,6 +30,7 @@ from spit_tui.net.room import Room
 from spit_tui.net.seat import NetSeat, Tokens
 from spit_tui.net.seatproto import Recorded, SeatProtocol
 from spit_tui.scene import Scene
+from spit_tui.seats import Seats
 from spit_tui.store.history import HistoryWriter
 from spit_tui.store.joined import check_joined
 from spit_tui.store.records import record_of
@@ -182,7 +183,7 @@ def _over() -> tuple[str, Scene]:
     """A finished game's record and the scene its seat saw at the end."""
     t = lobby(1).make_table()
     t.new_game(Game(options=Options(), position=parse_position(NEAR_END), seed=7))
-    t.seat(("ana", "ben"))
+    t.seat(Seats(("ana", "ben")))
     t.clock.advance(t.stale_s + 0.01)  # type: ignore[attr-defined]
     t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
     return format_record(record_of(t, {"Left": "ana", "Right": "ben"})), t.scene()

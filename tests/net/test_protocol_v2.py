@@ -57,7 +57,7 @@ def test_names_cross_the_wire_and_reach_both_views() -> None:
     _, left = join(lob, room, name="ana")
     _, right = join(lob, room, name="ben")
     assert left.closed is None and right.closed is None
-    assert room.table.names == ("ana", "ben")
+    assert room.table.seats.names == ("ana", "ben")
     for conn in (left, right):
         views = [m for m, _ in conn.sent if m["type"] == "view"]
         assert views[-1]["names"] == ["ana", "ben"]
@@ -68,7 +68,7 @@ def test_the_same_name_twice_is_told_apart() -> None:
     room = lob.new_room()
     join(lob, room, name="ana")
     join(lob, room, name="ana")
-    assert room.table.names == ("ana", "ana 2")
+    assert room.table.seats.names == ("ana", "ana 2")
 
 
 def test_no_name_leaves_the_seat_name() -> None:
@@ -76,7 +76,7 @@ def test_no_name_leaves_the_seat_name() -> None:
     room = lob.new_room()
     join(lob, room, name="ana")
     join(lob, room)
-    assert room.table.names == ("ana", "RIGHT")
+    assert room.table.seats.names == ("ana", "RIGHT")
 
 
 @pytest.mark.parametrize("name", ["", " ", 'a"b', "x" * 17, "é", " ana"])
@@ -85,7 +85,7 @@ def test_a_bad_name_is_refused(name: str) -> None:
     room = lob.new_room()
     _, conn = join(lob, room, name=name)
     assert conn.closed == "a hello message with a bad name"
-    assert room.table.names == ("LEFT", "RIGHT")
+    assert room.table.seats.names == ("LEFT", "RIGHT")
 
 
 def quick(lob: object, now: float = 0.0) -> tuple[Session, Recorder]:
@@ -105,7 +105,7 @@ def test_quick_pairs_the_next_two_and_the_third_waits_for_a_fourth() -> None:
         codes.append(msg["code"])
         join(lob, lob.rooms[msg["code"]], name=f"p{i}")
     assert codes[0] == codes[1] != codes[2]
-    assert lob.rooms[codes[0]].table.names == ("p0", "p1")
+    assert lob.rooms[codes[0]].table.seats.names == ("p0", "p1")
 
 
 def test_quick_never_pairs_with_someone_who_left() -> None:
@@ -136,7 +136,7 @@ async def test_quick_and_names_over_real_sockets() -> None:
         assert codes[0] == codes[1]
         ana = await Client.join("127.0.0.1", host.port, codes[0], name="ana")
         ben = await Client.join("127.0.0.1", host.port, codes[1], name="ben")
-        assert host.lobby.rooms[codes[0]].table.names == ("ana", "ben")
+        assert host.lobby.rooms[codes[0]].table.seats.names == ("ana", "ben")
         await ana.close()
         await ben.close()
     finally:
@@ -196,7 +196,7 @@ def test_both_asking_for_a_rematch_starts_a_new_game_in_the_room() -> None:
     game = room.table.game  # type: ignore[attr-defined]
     assert game is not first and not game.over and room.games == 2  # type: ignore[attr-defined]
     assert game.options == first.options
-    assert room.table.names == ("ana", "ben")  # type: ignore[attr-defined]
+    assert room.table.seats.names == ("ana", "ben")  # type: ignore[attr-defined]
     assert all(s.conn is not None for s in room.seats.values())  # type: ignore[attr-defined]
     assert a.closed is None and b.closed is None
     assert room.rematch == set()  # type: ignore[attr-defined]

@@ -83,7 +83,7 @@ async def test_a_match_room_stores_its_games_by_name_and_key_grouped_and_rated(
             await _play(left, right)
             winner = room.table.position.winner
             assert winner is not None
-            winners.append(room.table.names[winner])
+            winners.append(room.table.seats.names[winner])
             for seat in (left, right):  # both boards carry the match state at game over
                 await until(lambda s=seat: s.latest is not None and s.latest.winner is not None,
                             "the game-over view")

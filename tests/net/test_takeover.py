@@ -204,13 +204,13 @@ async def test_the_lobby_entries_over_real_sockets_options_computer_and_the_list
         code = await ask_room("127.0.0.1", host.port, computer=TOP)
         assert code is not None
         room = host.lobby.rooms[code]
-        assert room.waiting == "LEFT" and room.table.names[Player.RIGHT] == "COMPUTER"
+        assert room.waiting == "LEFT" and room.table.seats.names[Player.RIGHT] == "COMPUTER"
         with pytest.raises(JoinRefused, match=f"no computer level {TOP + 1} on this host"):
             await Client.new_room("127.0.0.1", host.port, options=Options(), computer=TOP + 1)
         assert await watchable("127.0.0.1", host.port) == []  # a seat free: not a show yet
         ana = await Client.join("127.0.0.1", host.port, code, name="ana")
-        await until(lambda: room.table.names[Player.LEFT] == "ana", "ana named")
-        assert room.table.computer_level(Player.RIGHT) == f"level {TOP}"  # kept by her name
+        await until(lambda: room.table.seats.names[Player.LEFT] == "ana", "ana named")
+        assert room.table.seats.level(Player.RIGHT) == f"level {TOP}"  # kept by her name
         bot = asyncio.create_task(play_as_bot(ana, random.Random(1)))
         await until(lambda: any(d.player is Player.RIGHT and d.source == "bot"
                                 and d.outcome.name == "APPLIED"

@@ -289,7 +289,7 @@ async def test_two_guests_pressing_enter_are_paired_and_see_each_others_names(
         for screen in screens:
             await screen.wait_for(b"both press any key")
         (room,) = s.host.lobby.rooms.values()
-        assert sorted(room.table.names) == ["ana", "ben"]  # whoever said hello first is left
+        assert sorted(room.table.seats.names) == ["ana", "ben"]  # whoever said hello first is left
         for screen in screens:  # each board names both players
             await screen.wait_for(b"ana")
             await screen.wait_for(b"ben")
@@ -413,7 +413,7 @@ async def test_each_guests_game_is_stored_under_their_key(tmp_path: Path) -> Non
                     g.send(b"f")
                     g.send(b"j")
                 await asyncio.sleep(0.5)
-        seats = {room.table.names[p]: seat.identity for p, seat in room.seats.items()}
+        seats = {room.table.seats.names[p]: seat.identity for p, seat in room.seats.items()}
         assert seats == {n: k.get_fingerprint("sha256") for n, k in keys.items()}
         # the server's host keeps the game: a guest's own join keeps no second history
         argv = Path(f"/proc/{await game_pid(s)}/cmdline").read_bytes().split(b"\0")

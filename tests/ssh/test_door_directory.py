@@ -35,7 +35,7 @@ async def test_a_guest_sits_at_a_room_another_host_holds(tmp_path: Path) -> None
                 async with asyncio.timeout(BOUND_S):
                     while room.seats[Player.LEFT].conn is None:
                         await asyncio.sleep(0.05)
-                assert room.table.names[Player.LEFT] == "ana"
+                assert room.table.seats.names[Player.LEFT] == "ana"
                 assert room.code not in s.host.lobby.rooms  # the door's host sent it on
                 g.close()
             finally:

@@ -17,6 +17,7 @@ from spit_tui.engine import (
     parse_position,
 )
 from spit_tui.keys.keymap import US
+from spit_tui.seats import Seats
 from spit_tui.subscription import Subscription
 from spit_tui.table import MESSAGE_S, Outcome, Showing, Table
 
@@ -64,14 +65,14 @@ def test_a_paused_table_ignores_submissions_and_its_messages_wait() -> None:
 
 def test_seat_names_the_players_and_refuses_the_computers_keys() -> None:
     t = race_table()
-    t.seat(("YOU", "COMPUTER"), computer=[Player.RIGHT])
-    assert t.names == ("YOU", "COMPUTER")
+    t.seat(Seats.of(("YOU", "COMPUTER"), [Player.RIGHT]))
+    assert t.seats.names == ("YOU", "COMPUTER")
     intent = US.intent_for("y", "y")
     assert intent is not None and intent.player is Player.RIGHT
     d = t.submit_intent(intent)
     assert d.outcome is Outcome.IGNORED and d.message == "computer's half: use the left half"
     assert t.message(Player.RIGHT) is not None  # said, the first time
-    assert t.computer_level(Player.RIGHT) == "" and t.computer_level(Player.LEFT) is None
+    assert t.seats.level(Player.RIGHT) == "" and t.seats.level(Player.LEFT) is None
     assert str(t.position.pile_top(0)) == "6s"  # nothing played
     assert t.submit(Play(Player.RIGHT, 0, 0), source="bot").outcome is Outcome.APPLIED
 

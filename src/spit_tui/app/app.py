@@ -236,7 +236,7 @@ class SpitApp(App[None]):
             header = self.game_screen.query_one("#header", HeaderBar)
             header.show_hint(f"{NAMES_KEY_LABEL}: names change on a game's first banner")
             return
-        seats = tuple(p for p in PLAYERS if self.table.computer_level(p) is None)
+        seats = tuple(p for p in PLAYERS if self.table.seats.level(p) is None)
         self.push_screen(NamesScreen(self.given_names, seats), self.change_names)
 
     def change_names(self, given: Given | None) -> None:

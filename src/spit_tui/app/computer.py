@@ -28,6 +28,7 @@ from spit_tui.players.auto import AUTO, AutoLevel, auto_label
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LADDER, level_named, start_rung
 from spit_tui.players.level import Level
+from spit_tui.seats import Seats
 from spit_tui.store.records import fresh_seed
 from spit_tui.subscription import Subscription
 
@@ -100,7 +101,7 @@ class ComputerMode(Mode):
         if self.demo:  # the demo's halves stay LEFT and RIGHT
             return
         levels = {p: self._level_words(p) for p in self.computer}
-        app.table.seat(self.board_names(app), computer=levels)
+        app.table.seat(Seats.of(self.board_names(app), levels))
         if app.history is not None:
             app.history.names = app.stored_names()
             app.history.rungs = self.computer_rungs()

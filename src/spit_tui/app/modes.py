@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from spit_tui.app.banner import OVER_KEYS
 from spit_tui.engine import Player
 from spit_tui.names import seat_names
+from spit_tui.seats import Seats
 
 if TYPE_CHECKING:
     from textual import events
@@ -75,7 +76,7 @@ class Mode:
 
     def reseat(self, app: SpitApp) -> None:
         """Tell the table (and the history) the names as they are now."""
-        app.table.seat(self.board_names(app))
+        app.table.seat(Seats(self.board_names(app)))
         if app.history is not None:
             app.history.names = app.stored_names()
 

@@ -35,6 +35,7 @@ from spit_tui.command import Parser, UsageError, command
 from spit_tui.engine import Game, Record, Source
 from spit_tui.keys.keymap import US
 from spit_tui.names import board_names
+from spit_tui.seats import Seats
 from spit_tui.store.resume import computer_seats
 from spit_tui.table import Outcome, Table
 
@@ -148,7 +149,7 @@ class ReplayMode(Mode):
         computer = computer_seats(self.record.tags)
         if names[0] and names[1]:
             # as the game showed them: COMPUTER with its level and no keys, YOU
-            table.seat(board_names((names[0], names[1]), computer), computer=computer)
+            table.seat(Seats.of(board_names((names[0], names[1]), computer), computer))
         return table
 
     def _submit(self, table: Table, i: int) -> bool:

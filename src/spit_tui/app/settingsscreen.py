@@ -293,7 +293,7 @@ def open_link(app: SpitApp, what: str) -> None:
         if isinstance(top, SettingsScreen):
             top.say(refused, problem=True)
         return
-    seats = tuple(p for p in PLAYERS if app.table.computer_level(p) is None)
+    seats = tuple(p for p in PLAYERS if app.table.seats.level(p) is None)
     app.push_screen(NamesScreen(app.given_names, seats), app.change_names)
 
 

@@ -127,7 +127,7 @@ def computer_seating(
     from spit_tui.names import computer_name
     from spit_tui.store.resume import computer_tag
 
-    names = list(table.names)
+    names = list(table.seats.names)
     start = {p: level_words(c.rung) for p, c in computers.items() if c.since_s is None}
     for p, words in start.items():
         names[p] = computer_name(words)

@@ -255,18 +255,18 @@ class Host:
         the room stopped."""
         who = room.waiting or "a player"
         if room.offered is not None:  # the one asked has left since: the dropped seat is why
-            who = room.table.names[room.offered]
+            who = room.table.seats.names[room.offered]
         gone = [p for p, s in room.seats.items() if s.conn is None and p not in room.computers]
         if room.offered is None and len(gone) == 1 and not room.table.game.over:
             p = gone[0]
             pace = self._pace(room, p)
-            if room.offer_takeover(p, pace.rung, pace.words(room.table.names[p])):
+            if room.offer_takeover(p, pace.rung, pace.words(room.table.seats.names[p])):
                 return  # the room waits for their choice (or for the seat, still)
         self._stop(room, f"{who} did not come back within {self.wait_s:g} s: the game is stopped")
 
     def _pace(self, room: Room, p: Player) -> Pace:
         db = None if self.history is None else str(self.history.path)
-        return pace_of(room.table, p, room.table.names[p], db)
+        return pace_of(room.table, p, room.table.seats.names[p], db)
 
     def _take_over(self, room: Room, p: Player) -> None:
         """The player still there chose the computer for seat `p`: it plays
@@ -274,7 +274,7 @@ class Host:
         pace = self._pace(room, p)
         table = room.table
         since = table.clock.now() - table.game_started_at
-        name = table.names[p]
+        name = table.seats.names[p]
         room.seat_computer(p, SeatComputer.seat(table, p, pace.rung, since))
         line = f"the computer plays {name}'s seat from here: level {pace.rung}"
         table.say(Player(1 - p), line)

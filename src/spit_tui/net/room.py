@@ -35,6 +35,7 @@ from spit_tui.keys.intent import Intent, Row
 from spit_tui.matchscore import MatchScore
 from spit_tui.names import COMPUTER, MAX_CELLS
 from spit_tui.scene import Scene
+from spit_tui.seats import Seats
 from spit_tui.subscription import Subscription
 from spit_tui.table import Decision, Outcome, Table
 
@@ -174,7 +175,7 @@ class Room:
     @property
     def waiting(self) -> str | None:
         """The seats the game waits for ("LEFT", "LEFT and RIGHT"), or None."""
-        names = self.table.names
+        names = self.table.seats.names
         missing = [
             names[p] for p, seat in self.seats.items()
             if seat.conn is None and p not in self.computers
@@ -324,8 +325,8 @@ class Room:
         # (the computer's seats always want one; each seat sees its own message only)
         if len(self.rematch | self.computers.keys()) < len(self.seats):
             other = Player(1 - p)
-            table.say(p, f"a rematch: waiting for {table.names[other]}")
-            table.say(other, f"{table.names[p]} wants a rematch: Enter")
+            table.say(p, f"a rematch: waiting for {table.seats.names[other]}")
+            table.say(other, f"{table.seats.names[p]} wants a rematch: Enter")
             return
         self.rematch.clear()
         for c in self.computers.values():
@@ -378,7 +379,7 @@ class Room:
     def name_seat(self, p: Player, name: str) -> None:
         """The name the seat's player gave (protocol 2): on both boards and in
         the stored game. The same name as the other seat's gets a " 2"."""
-        names = list(self.table.names)
+        names = list(self.table.seats.names)
         if name == names[1 - p]:
             name = f"{name[: MAX_CELLS - 2]} 2"
         names[p] = name
@@ -386,7 +387,9 @@ class Room:
 
     def seat_names(self, names: tuple[str, str]) -> None:
         """Seat `names` at the table, with the computer's level where it plays."""
-        self.table.seat(names, {q: level_words(c.rung) for q, c in self.computers.items()})
+        self.table.seat(
+            Seats.of(names, {q: level_words(c.rung) for q, c in self.computers.items()})
+        )
 
     def offer_takeover(self, p: Player, level: int, pace: str) -> bool:
         """Seat `p` did not come back in time: the other player (if here) is
@@ -397,7 +400,8 @@ class Room:
         if other is None or p in self.computers:
             return False
         self.offered = p
-        other.send({"type": "dropped", "name": self.table.names[p], "level": level, "pace": pace})
+        name = self.table.seats.names[p]
+        other.send({"type": "dropped", "name": name, "level": level, "pace": pace})
         return True
 
     def take_offer(self, by: Player) -> None:
@@ -414,7 +418,7 @@ class Room:
         self.seats[p].shown_ms = None  # no line to measure: the board shows no ping for it
         if self.seats[p].token is None:  # never given out: nobody can take this seat
             self.seats[p].token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.seat_names(self.table.names)
+        self.seat_names(self.table.seats.names)
         self.table.clock.update()
         self._hold()
         self.flush()
@@ -447,7 +451,7 @@ class Room:
             other = Player(1 - p)
             if self.table.game.over and self.seats[other].conn is not None:
                 # no rematch without them: the one staying is told the way on
-                self.table.say(other, f"{self.table.names[p]} has left the room")
+                self.table.say(other, f"{self.table.seats.names[p]} has left the room")
             self.table.clock.update()
             self._hold()
             self.flush()
@@ -529,7 +533,7 @@ class Room:
             return
         seat.told_unusual = True
         late = round(1000 * (own - seat.proven))
-        line = f"{self.table.names[p]} answers pings {late} ms late"
+        line = f"{self.table.seats.names[p]} answers pings {late} ms late"
         for q in Player:
             self.table.say(q, line)
 
@@ -733,6 +737,6 @@ class Lobby:
         if seed is not None:  # a given deal (the daily's), before anyone sits
             room.table.new_game(Game(options=room.table.game.options, seed=seed))
         if computer is not None:
-            room.seat_names((room.table.names[0], COMPUTER))
+            room.seat_names((room.table.seats.names[0], COMPUTER))
             room.seat_computer(Player.RIGHT, SeatComputer.seat(room.table, Player.RIGHT, computer))
         return room

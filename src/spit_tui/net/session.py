@@ -268,7 +268,7 @@ def show(room: Room) -> Message | None:
     o = room.table.game.options
     wins, watchers = room.standing()
     return {
-        "code": room.code, "names": list(room.table.names), "variant": str(o.variant),
+        "code": room.code, "names": list(room.table.seats.names), "variant": str(o.variant),
         "target": o.target, "computer": bool(room.computers), "watchers": watchers,
         "match": None if wins is None else list(wins),
     }  # fmt: skip
