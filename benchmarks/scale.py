@@ -43,9 +43,12 @@ from collections import deque
 from typing import Any
 
 from spit_tui.keys.intent import Row
-from spit_tui.net.client import Client, play_as_bot
+from spit_tui.net.client import READ_SIZE, Client, play_as_bot
+from spit_tui.net.protocol import decode_body, frame
 from spit_tui.net.seatproto import Event, Shown
+from spit_tui.net.seatview import unchecked_scene
 from spit_tui.players.ladder import LEVELS
+from spit_tui.scene import Scene
 
 TARGET_P95_MS = 20.0
 WARM_S = 3.0
@@ -70,10 +73,100 @@ class TimedClient(Client):
     def _apply(self, events: list[Event]) -> None:
         super()._apply(events)
         if any(isinstance(ev, Shown) for ev in events):
-            now = time.monotonic()
-            while self._pressed and self._sent < self.heard:
-                self.samples.append((now, now - self._pressed.popleft()))
-                self._sent += 1
+            self._answered()
+
+    def _answered(self) -> None:
+        """A view came: the presses its `heard` counts are answered now."""
+        now = time.monotonic()
+        while self._pressed and self._sent < self.heard:
+            self.samples.append((now, now - self._pressed.popleft()))
+            self._sent += 1
+
+
+VIEW_HEAD = b'{"type":"view",'
+PING_HEAD = b'{"type":"ping","id":'
+HEARD = b'"heard":'
+TIMES = b',"times":{'
+PING = b'"ping":['
+
+
+class LeanClient(TimedClient):
+    """A load tool's seat: it reads only what its bot needs (issue 24). The
+    full client decodes and checks every view into a Scene and looks at the
+    time ten times a second for a silent host; at 500 rooms that cost the load
+    more CPU than the host spent (benchmarks/scale.py). This one answers pings
+    from the frame's bytes, takes `heard` from the view's last field, keeps
+    the newest view's bytes and makes a Scene of them only when its bot looks
+    (`latest`), taking the fields' shapes on trust (`seatview.unchecked_scene`:
+    it is our own host). What the host does and sends is the same."""
+
+    def __init__(self, *args: Any) -> None:
+        self._raw: bytes | None = None  # the newest view, not yet read
+        self._body: bytes | None = None  # the newest view
+        self._raw_at = 0.0
+        self._scene: Scene | None = None
+        super().__init__(*args)
+
+    @property  # type: ignore[override]
+    def latest(self) -> Scene | None:
+        if self._raw is not None and self.seat is not None:
+            self._scene = unchecked_scene(json.loads(self._raw), self.seat, self._raw_at)
+            self._raw = None
+        return self._scene
+
+    @latest.setter
+    def latest(self, scene: Scene | None) -> None:
+        self._scene, self._raw = scene, None
+
+    def gist(self) -> object:
+        """`Client.gist` from the view's bytes, without making a Scene: the
+        view less its ping field, its clocks and `heard`."""
+        body = self._body
+        if body is None:
+            return None
+        times = body.index(TIMES)
+        ping = body.rindex(PING, 0, times)
+        own = body.index(b"},", times) + 2
+        return (body[:ping], body[body.index(b"]", ping) : times],
+                body[own : body.rindex(HEARD)])
+
+    async def _watch(self) -> None:
+        """No clock of its own: the load's host is not expected to go silent."""
+
+    async def _read(self) -> None:
+        loop = asyncio.get_running_loop()
+        buf = bytearray()
+        try:
+            while self.ended is None:
+                data = await self.reader.read(READ_SIZE)
+                if not data:
+                    self._apply(self.proto.receive_eof())
+                    break
+                buf += data
+                while len(buf) >= 4:
+                    n = int.from_bytes(buf[:4], "big")
+                    if len(buf) < 4 + n:
+                        break
+                    body = bytes(buf[4 : 4 + n])
+                    del buf[: 4 + n]
+                    if body.startswith(VIEW_HEAD):
+                        self._raw = self._body = body
+                        self._raw_at = loop.time()
+                        self.heard = int(body[body.rindex(HEARD) + len(HEARD) : -1])
+                        self.views += 1
+                        self._answered()
+                        self._changed.set()
+                    elif body.startswith(PING_HEAD):
+                        self.writer.write(frame(b'{"type":"pong","id":'
+                                                + body[len(PING_HEAD) :]))
+                    else:
+                        self._apply(self.proto.receive_message(decode_body(body), loop.time()))
+                        self._flush()
+        except (ConnectionError, OSError):
+            self._apply(self.proto.connection_lost())
+        finally:
+            self.writer.transport.abort()
+            self._changed.set()
 
 
 def runq_wait_s(pid: int | str) -> float:
@@ -96,8 +189,9 @@ def host_figures(pid: int) -> tuple[float, int]:
 class Load:
     """N room slots, each playing game after game through the host."""
 
-    def __init__(self, port: int, seed: int) -> None:
+    def __init__(self, port: int, seed: int, lean: bool = True) -> None:
         self.port = port
+        self.client: type[TimedClient] = LeanClient if lean else TimedClient
         self.rng = random.Random(seed)
         self.clients: list[TimedClient] = []
         self.tasks: list[asyncio.Task[None]] = []
@@ -110,7 +204,7 @@ class Load:
         """Slot `i`'s next room and its two seats (benchmarks/directory.py
         spreads them over several hosts)."""
         code = await Client.new_room("127.0.0.1", self.port)
-        return [await TimedClient.join("127.0.0.1", self.port, code) for _ in range(2)]
+        return [await self.client.join("127.0.0.1", self.port, code) for _ in range(2)]
 
     async def slot(self, i: int) -> None:
         level = LEVELS["expert"]
@@ -180,12 +274,13 @@ def pct(xs: list[float], q: float) -> float | None:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def load_process(port: int, seed: int, load: Load | None = None) -> None:
+async def load_process(port: int, seed: int, load: Load | None = None,
+                       lean: bool = True) -> None:
     """One load process (--load): grows to the rooms it is told on stdin
     ("grow N"), and answers "report T0" with its presses' round trips and its
     loop's lateness since T0 (time.monotonic is one clock for all processes);
     ends when stdin closes. `load`: the rooms' Load (one host's, if none)."""
-    load = load or Load(port, seed)
+    load = load or Load(port, seed, lean)
     lags: list[tuple[float, float]] = []
     probe = asyncio.create_task(lag_probe(lags))
     loop = asyncio.get_running_loop()
@@ -211,10 +306,12 @@ async def load_process(port: int, seed: int, load: Load | None = None) -> None:
 class Loads:
     """The load processes, as the coordinator drives them."""
 
-    def __init__(self, n: int, port: int, seed: int) -> None:
+    def __init__(self, n: int, port: int, seed: int, profile: str | None = None,
+                 clients: str = "lean") -> None:
         self.procs = [
             subprocess.Popen([sys.executable, __file__, "--load", "--port", str(port),
-                              "--seed", str(seed + i)],
+                              "--seed", str(seed + i), "--clients", clients,
+                              *(["--profile", profile] if profile and i == 0 else [])],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             for i in range(n)
         ]
@@ -261,7 +358,7 @@ def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: int
     assert host.stdout is not None
     threading.Thread(target=read_host_lags, args=(host.stdout, host_lags), daemon=True).start()
     _, rss0 = host_figures(host.pid)
-    loads = Loads(args.loads, port, args.seed)
+    loads = Loads(args.loads, port, args.seed, args.profile_load, args.clients)
     rows: list[dict[str, Any]] = []
     deadline = time.monotonic() + RUN_S
     try:
@@ -290,6 +387,8 @@ def measure(args: argparse.Namespace, host: subprocess.Popen[str], port: int
                 "host_cpu_ms_per_press": None if not rtts
                 else round(1000 * (cpu1 - cpu0) / len(rtts), 3),
                 "clients_cpu_pct": round(100 * (lcpu1 - lcpu0) / span, 1),
+                "clients_cpu_ms_per_press": None if not rtts
+                else round(1000 * (lcpu1 - lcpu0) / len(rtts), 3),
                 "load_processes": args.loads,
                 "host_runq_wait_pct": round(100 * (wait1 - wait0) / span, 1),
                 "clients_runq_wait_pct": round(100 * (lwait1 - lwait0) / span, 1),
@@ -357,12 +456,25 @@ def main() -> int:
     ap.add_argument("--no-equalise", action="store_true", help="the host holds no seat")
     ap.add_argument("--profile", metavar="FILE", help="profile the host into FILE (cProfile)")
     ap.add_argument("--loads", type=int, default=2, help="load processes (clients)")
+    ap.add_argument("--clients", choices=("lean", "full"), default="lean",
+                    help="the load's seats: lean (read only what a bot needs) or full "
+                         "(every view checked and decoded, as `join` does)")
+    ap.add_argument("--profile-load", metavar="FILE",
+                    help="profile the first load process into FILE (cProfile)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.load:
-        asyncio.run(load_process(args.port, args.seed))
+        lean = args.clients == "lean"
+        if args.profile:  # the load process's own time (--profile-load)
+            import cProfile
+
+            prof = cProfile.Profile(time.process_time)
+            prof.runcall(asyncio.run, load_process(args.port, args.seed, lean=lean))
+            prof.dump_stats(args.profile)
+        else:
+            asyncio.run(load_process(args.port, args.seed, lean=lean))
         return 0
     if args.serve:
         if args.profile:  # where the host's time goes, for `python -m pstats`

@@ -58,6 +58,9 @@ def missing_cards(present: Iterable[Card]) -> list[Card]:
 
 def card(text: str) -> Card:
     """Parse one card such as "Th", "10h", "qs"; raises ValueError if it is not one."""
+    found = _CARDS.get(text)  # the usual spelling, as the wire and records write it
+    if found is not None:
+        return found
     t = text.strip()
     if t[:2] == "10":
         t = "T" + t[2:]

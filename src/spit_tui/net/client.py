@@ -313,6 +313,11 @@ class Client:
             self.proto.takeover()
             self._flush()
 
+    def gist(self) -> object:
+        """The latest view less what changes without a move (pings, clocks):
+        equal gists mean nothing was played (a bot decides again on a change)."""
+        return _gist(self.latest)
+
     async def changed(self, timeout: float | None = None) -> bool:
         """Wait for a new view (or the end); False if `timeout` passed first."""
         try:
@@ -381,10 +386,10 @@ async def play_as_bot(
         client.press(key.row, key.slot)
         # The host answers every key with a view (its `heard` count): decide again
         # when the table changed, or after RETRY_S if the key changed nothing.
-        before = _gist(client.latest)
+        before = client.gist()
         end = loop.time() + RETRY_S
         while client.ended is None and await client.changed(max(0.0, end - loop.time())):
-            if _gist(client.latest) != before:
+            if client.gist() != before:
                 break
     return client.latest
 
