@@ -115,6 +115,7 @@ LAYERS: dict[str, int] = {
     "scene": 3,  # what a screen shows: the table builds it, every screen draws it
     "subscription": 3,  # the table's listeners
     "seats": 3,  # who sits at a table: the names, the computer's halves and levels
+    "messages": 3,  # the word beside each player and its expiry, the refusal words
 }
 TOP = 4
 PEERS_APART = {("keys", "players")}

@@ -42,7 +42,7 @@ from spit_tui.command import shown
 from spit_tui.userfiles import not_regular as _kind
 
 if TYPE_CHECKING:  # (a run that ends at --help reads ENV and check_path: no game code)
-    from spit_tui.engine import Player
+    from spit_tui.messages import Messages
     from spit_tui.subscription import Subscription
     from spit_tui.table import Decision
 
@@ -123,7 +123,8 @@ class Logged(Protocol):
 
     def subscribe(self, sub: Subscription) -> Subscription: ...
 
-    def say(self, player: Player, text: str) -> None: ...
+    @property
+    def messages(self) -> Messages: ...
 
 
 class DecisionLog:
@@ -209,4 +210,4 @@ class DecisionLog:
 
 def _tell(table: Logged, d: Decision, text: str) -> None:
     """Show `text` beside the player whose decision could not be logged."""
-    table.say(d.player, text)
+    table.messages.say(d.player, text)

@@ -36,17 +36,17 @@ from spit_tui.engine import (
 from spit_tui.keys.gate import REPEAT_S, STALE_S, KeyGate, guarded
 from spit_tui.keys.intent import Intent, action_for
 from spit_tui.keys.keymap import US, KeyMap
+from spit_tui.messages import Messages, computers_half, idle, slapped_first, too_late
 from spit_tui.players.view import ViewCache
-from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Said, Scene, Scored
+from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Scene, Scored
 from spit_tui.seats import Seats
 from spit_tui.story import Story
 from spit_tui.subscription import Subscribers, Subscription
 
-__all__ = ["Decision", "Message", "Outcome", "Table", "playing"]
+__all__ = ["Decision", "Outcome", "Table", "playing"]
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
 STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
-MESSAGE_S = 1.6  # how long a refusal stays beside the player
 HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
 LOG_LIMIT = 50_000
 
@@ -62,12 +62,6 @@ class Decision(NamedTuple):
     outcome: Outcome
     message: str
     key: str = ""  # the key pressed, as in the key table ("q", ";"); "" for a bot's move
-
-
-class Message(NamedTuple):
-    text: str
-    kind: Outcome
-    until: float
 
 
 _REFUSAL_OUTCOME = {
@@ -92,9 +86,6 @@ class Showing:
     phase_shown_at: float  # D13: when the current ready/slap phase appeared
     story: Story  # whose card is on each pile, the feed, the tug-of-war
     stuck_shown: bool = False  # the "no plays left: spit!" banner is up
-    messages: dict[Player, Message | None] = field(
-        default_factory=lambda: {Player.LEFT: None, Player.RIGHT: None}
-    )
     last_event: Event | None = None
     highlight_until: float = 0.0
     last_round: RoundEnd | None = None  # shown as the round summary
@@ -136,8 +127,9 @@ class Table:
     """A game in progress at a table: the Game, the clock, and what is on show.
 
     Others read it (the views, the bots) and act on it through its methods only:
-    `submit`/`submit_intent` (the one input path), `say` (a word beside a
-    player), `pause`, `seat` (who sits where: spit_tui.seats) and `new_game`."""
+    `submit`/`submit_intent` (the one input path), `messages.say` (a word beside
+    a player: spit_tui.messages), `pause`, `seat` (who sits where:
+    spit_tui.seats) and `new_game`."""
 
     def __init__(
         self,
@@ -166,7 +158,7 @@ class Table:
         self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game, clock.now())
         self._views = ViewCache()
-        self._message_timers: dict[Player, Handle] = {}  # each player's message's expiry
+        self.messages = Messages(clock, self._notify)  # the word beside each player
 
     # -- what the views and the bots read ---------------------------------------------
 
@@ -177,10 +169,6 @@ class Table:
     @property
     def paused(self) -> bool:
         return self.clock.paused
-
-    def message(self, player: Player) -> Message | None:
-        m = self.shown.messages[player]
-        return m if m is not None and m.until > self.clock.now() else None
 
     @property
     def story(self) -> Story:
@@ -304,9 +292,6 @@ class Table:
         sides = (views.side(0, pos.sides[0], ready[0]), views.side(1, pos.sides[1], ready[1]))
         piles = pos.piles
         game_s = shown.play.seconds(now)
-        said = tuple(
-            None if m is None else Said(m.text, m.kind) for m in map(self.message, Player)
-        )
         seats = self.seats
         return Scene(
             phase=pos.phase,
@@ -319,7 +304,7 @@ class Table:
             scores=pos.scores,
             options=self.game.options,
             names=seats.names,
-            messages=(said[0], said[1]),
+            messages=self.messages.said(now),
             computer=seats.levels,
             owners=tuple(story.owner(i) for i in range(len(piles))),
             feed=tuple(story.feed),
@@ -349,23 +334,6 @@ class Table:
         )
 
     # -- what others ask of the table ------------------------------------------------
-
-    def say(self, player: Player, text: str, kind: Outcome = Outcome.IGNORED) -> None:
-        """Show `text` beside `player` for MESSAGE_S of game time (it waits while paused)."""
-        self._put_message(player, text, kind)
-        self._notify()
-
-    def _put_message(self, player: Player, text: str, kind: Outcome) -> None:
-        due = self.clock.now() + MESSAGE_S
-        self.shown.messages[player] = Message(text, kind, due)
-        # Repaint when it runs out; a message replacing a message replaces its
-        # timer (refused keys on a paused table piled up a timer each, forever).
-        old = self._message_timers.get(player)
-        if old is not None:
-            if old.when == due and not old.cancelled:
-                return  # the clock has not moved: the timer already set is the one
-            old.cancel()
-        self._message_timers[player] = self.clock.call_at(due, self._notify)
 
     def pause(self, reason: str, on: bool) -> None:
         """Pause the game for `reason` (help, dialog, small window, suspended), or
@@ -415,12 +383,13 @@ class Table:
         if not g.at_arrival and g.repeat(key, self.clock.now()):
             return self._decide(p, source, "", Outcome.IGNORED, "repeat", key, quiet=True)
         if not self.gate.takes(p):  # the computer's half
-            why = f"computer's half: use the {p.other.label.lower()} half"
+            why = computers_half(p)
             told, self._told_computer = self._told_computer, True
             return self._decide(p, source, "", Outcome.IGNORED, why, key, quiet=told)
         action = action_for(intent, self.game.position)
         if action is None:
-            return self._decide(p, source, "", Outcome.IGNORED, self._idle_reason(), key)
+            why = idle(self.game.position.phase)
+            return self._decide(p, source, "", Outcome.IGNORED, why, key)
         return self.submit(action, source, key, gate=g, lag_s=lag_s)
 
     def ignore_repeat(self, intent: Intent, gate: KeyGate | None = None) -> Decision:
@@ -432,27 +401,6 @@ class Table:
         if not g.at_arrival:
             g.repeat(key, self.clock.now())  # a dropped repeat counts as an arrival
         return self._decide(intent.player, "key", "", Outcome.IGNORED, "repeat", key, quiet=True)
-
-    def _who_won(self, p: Player, reason: str) -> str:
-        """A lost race, in words that say whose card won: "too late: RIGHT played
-        9♦ first" ("RIGHT slapped first" for a slap)."""
-        ev = self.shown.last_event
-        if ev is None or ev.action.player is p:
-            return reason
-        name = self.seats.names[ev.action.player]
-        if isinstance(ev.action, Slap):
-            return f"too late: {name} slapped first"
-        if isinstance(ev.action, Play) and ev.card is not None:
-            return f"too late: {name} played {ev.card.face} first"
-        return f"too late: {name} was first"
-
-    def _idle_reason(self) -> str:
-        phase = self.game.position.phase
-        if phase is Phase.SLAP:
-            return "slap a pile: top or middle row"
-        if phase is Phase.OVER:
-            return "the game is over"
-        return "that key does nothing now"
 
     def submit(
         self,
@@ -483,7 +431,7 @@ class Table:
                 last = shown.last_event
                 if last is not None and isinstance(last.action, Slap) and last.action.player != p:
                     # the slap race was lost by a hair: say so, not "too soon"
-                    why = f"too late: {self.seats.names[last.action.player]} slapped first"
+                    why = slapped_first(self.seats.names[last.action.player])
                     return self._decide(p, source, text, Outcome.LOST_RACE, why, key)
                 return self._decide(p, source, text, Outcome.IGNORED, "too soon: press again", key)
         elif shown.countdown_ends is not None:
@@ -492,7 +440,7 @@ class Table:
         if problem is not None:
             kind, reason = problem
             if kind is RefusalKind.LOST_RACE:
-                reason = self._who_won(p, reason)
+                reason = too_late(shown.last_event, p, self.seats.names, reason)
             return self._decide(p, source, text, _REFUSAL_OUTCOME[kind], reason, key)
         if isinstance(action, Ready) and self.game.waiting_for() == (p,):
             # The last ready: count down before the engine hears it, so no card
@@ -588,9 +536,9 @@ class Table:
         if outcome is Outcome.LOST_RACE:
             self.shown.story.lost_race(p)
         if outcome is not Outcome.APPLIED and why and source == "key" and not quiet:
-            self._put_message(p, why, outcome)
+            self.messages.put(p, why, outcome)
         elif outcome is Outcome.APPLIED:
-            self.shown.messages[p] = None
+            self.messages.clear(p)
         for listener in self._heard.decisions:
             listener(d)
         self._notify()
@@ -621,6 +569,7 @@ class Table:
             self.shown.countdown.cancel()
         self.game = game
         self.shown = Showing.start(game, self.clock.now())
+        self.messages.forget()
         self._new_game_told()
 
     def resume(self, record: Record, elapsed: float, hold: bool = False) -> None:
@@ -645,6 +594,7 @@ class Table:
             self.shown.countdown.cancel()
         self.game = game
         self.shown = shown
+        self.messages.forget()
         shown.stamps = list(record.stamps)
         for step in steps:
             self._after(step.event, t0 + step.lands(self.countdown_s), quiet=True)

@@ -126,7 +126,7 @@ async def play_game(
                 await key(key_for_action(rng.choice(bad)))
                 d = table.decisions[-1]
                 assert d.outcome in (Outcome.ILLEGAL, Outcome.LOST_RACE), d
-                assert table.message(p) is not None
+                assert table.messages.message(p) is not None
                 seen.refused += 1
                 if d.outcome is Outcome.LOST_RACE:
                     seen.lost_races += 1

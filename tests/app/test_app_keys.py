@@ -96,13 +96,13 @@ async def test_lost_race_is_told_to_the_slower_player() -> None:
         first, second = list(t.decisions)[-2:]
         assert (first.action, first.outcome) == ("R1a", Outcome.APPLIED)
         assert (second.action, second.outcome) == ("L1a", Outcome.LOST_RACE)
-        msg = t.message(Player.LEFT)
+        msg = t.messages.message(Player.LEFT)
         assert msg is not None and "too late" in msg.text
         text = await screen_text(pilot)
         assert "too late: RIGHT played 9♦ first" in " ".join(text.split())  # whose card won
         # the message goes away after a moment
         await advance(pilot, 2.0)
-        assert t.message(Player.LEFT) is None
+        assert t.messages.message(Player.LEFT) is None
         board = app.game_screen.query_one("#board", BoardView).render().plain
         assert "too late" not in board.splitlines()[-1]  # the message line
         assert "LEFT too late" in board  # the feed by the piles keeps the story

@@ -13,8 +13,9 @@ from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Play, Player, complete_position, parse_position
 from spit_tui.keys.intent import Row
 from spit_tui.keys.keymap import US
+from spit_tui.messages import MESSAGE_S
 from spit_tui.players.ladder import LEVELS
-from spit_tui.table import MESSAGE_S, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 # Both players can play onto pile a only: the left's 7c and the right's 5d on the 6s.
 RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
@@ -90,7 +91,7 @@ async def test_the_computers_keys_do_nothing_for_the_human() -> None:
         (key,) = [d for d in table.decisions if d.source == "key"]
         assert key.outcome is Outcome.IGNORED and key.action == "" and key.key == "y"
         assert key.message == "computer's half: use the left half"
-        msg = table.message(Player.RIGHT)
+        msg = table.messages.message(Player.RIGHT)
         assert msg is not None and msg.text == key.message
 
 
@@ -102,7 +103,7 @@ async def test_the_computers_half_is_said_once() -> None:
         clock = table.clock
         assert isinstance(clock, VirtualClock)
         await pilot.press("y")
-        assert table.message(Player.RIGHT) is not None
+        assert table.messages.message(Player.RIGHT) is not None
         clock.advance(MESSAGE_S + 0.1)  # the word has run out
         app.tick()
         await pilot.press("u", "h", "y")
@@ -110,7 +111,7 @@ async def test_the_computers_half_is_said_once() -> None:
         keys = [d for d in table.decisions if d.source == "key"]
         assert [d.key for d in keys] == ["y", "u", "h", "y"]
         assert all(d.outcome is Outcome.IGNORED and d.action == "" for d in keys)
-        assert table.message(Player.RIGHT) is None  # logged, not said again
+        assert table.messages.message(Player.RIGHT) is None  # logged, not said again
         text = await screen_text(pilot)
         assert "computer's half" not in text
 

@@ -27,8 +27,9 @@ from spit_tui.clock import VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Variant
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.layout import preset, preset_names
+from spit_tui.messages import MESSAGE_S
 from spit_tui.seats import Seats
-from spit_tui.table import MESSAGE_S, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 BANNER_W = 76  # 80 columns less the border and padding
 HELP_W = 78  # the help text's width inside its padding
@@ -172,7 +173,7 @@ async def test_every_message_fits_one_line_beside_its_player(size: tuple[int, in
         for text, kind in sorted(messages):
             for p in PLAYERS:
                 clock.advance(MESSAGE_S)  # the last message has run out
-                table.say(p, text, kind)
+                table.messages.say(p, text, kind)
                 board.show(table.scene())
                 lines = [line.text for line in board._get_strips(board.size.width)]
                 half = slice(0, MESSAGE_W) if p is Player.LEFT else slice(MESSAGE_W, None)

@@ -102,7 +102,7 @@ async def test_kitty_bytes_play_the_right_cards_and_repeats_play_nothing() -> No
         assert [d.action for d in decided[:1]] == ["L1a"]
         assert decided[0].outcome is Outcome.APPLIED
         assert [(d.outcome, d.message) for d in decided[1:]] == [(Outcome.IGNORED, "repeat")] * 3
-        assert table.message(Player.LEFT) is None  # a repeat is shown to no one
+        assert table.messages.message(Player.LEFT) is None  # a repeat is shown to no one
 
 
 async def test_cyrillic_and_shifted_kitty_keys_through_the_driver() -> None:

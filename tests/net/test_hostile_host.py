@@ -67,7 +67,7 @@ async def test_a_seat_that_never_reads_is_cut_off_after_a_short_grace(
         assert isinstance(conn, stream_module.StreamConn)
         # every message changes the seat's view: a view goes out each time, unread
         for i in range(20_000):
-            room.table.say(Player.LEFT, f"message {i}")
+            room.table.messages.say(Player.LEFT, f"message {i}")
             if conn.closed:
                 break
             if i % 50 == 0:

@@ -77,7 +77,7 @@ def test_a_room_encodes_one_shared_view_per_change_and_each_seat_reads_its_own(
 def test_a_seats_own_fields_written_by_hand_are_what_the_encoder_writes() -> None:
     lob = lobby(3)
     room = lob.new_room()
-    room.table.say(Player.LEFT, 'a "quoted" \\ back-slashed é line')
+    room.table.messages.say(Player.LEFT, 'a "quoted" \\ back-slashed é line')
     wire = seatview.WireView(room._scene())
     for p in Player:
         for said in (True, False):

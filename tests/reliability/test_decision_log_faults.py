@@ -174,7 +174,7 @@ def test_decision_log_write_to_a_full_device_turns_off_once() -> None:
     table = Table(Game(seed=3), VirtualClock())
     log.attach(table)
     first = table.submit_intent(US.keys["q"])
-    m = table.message(first.player)
+    m = table.messages.message(first.player)
     assert m is not None and m.text == "decision log off: No space left on device"
     assert log.failure is not None and "No space left on device" in log.failure
     assert "after 0 decisions" in log.failure

@@ -40,7 +40,7 @@ def test_d13_a_press_0_05_s_after_it_does_not_count_and_says_so() -> None:
     clock.advance(0.05)
     d = table.submit_intent(Intent(Player.LEFT, Row.PILE_A, 0))
     assert d.outcome is Outcome.IGNORED and d.message == "too soon: press again"
-    msg = table.message(Player.LEFT)
+    msg = table.messages.message(Player.LEFT)
     assert msg is not None and msg.text == "too soon: press again"
     clock.advance(0.2)  # and pressing again works
     assert table.submit_intent(Intent(Player.LEFT, Row.PILE_B, 1)).outcome is Outcome.APPLIED
@@ -74,7 +74,7 @@ def test_d13_a_held_key_acts_at_most_twice() -> None:
     assert [d.time for d in acting] == [0.0, 0.5]
     key = decisions[0].key
     assert all(d.outcome is Outcome.IGNORED and d.key == key for d in decisions[2:])
-    shown = table.message(Player.RIGHT)
+    shown = table.messages.message(Player.RIGHT)
     assert shown is None or shown.text != "repeat"  # a repeat is logged, never shown
 
 

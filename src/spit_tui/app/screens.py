@@ -23,9 +23,9 @@ from spit_tui.app.cues import Bell, still
 from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock
-from spit_tui.engine import Player
 from spit_tui.keys.intent import Intent
 from spit_tui.keys.keymap import KeyMap
+from spit_tui.messages import Messages
 from spit_tui.scene import Scene
 from spit_tui.subscription import Subscription
 
@@ -50,7 +50,8 @@ class Playing(Protocol):
 
     def pause(self, reason: str, on: bool) -> None: ...
 
-    def say(self, player: Player, text: str) -> None: ...
+    @property
+    def messages(self) -> Messages: ...
 
 
 @runtime_checkable

@@ -277,7 +277,7 @@ class Host:
         name = table.seats.names[p]
         room.seat_computer(p, SeatComputer.seat(table, p, pace.rung, since))
         line = f"the computer plays {name}'s seat from here: level {pace.rung}"
-        table.say(Player(1 - p), line)
+        table.messages.say(Player(1 - p), line)
         self.on_notice(f"room {room.code}: {line} ({pace.words(name)})")
 
     def _stop(self, room: Room, line: str) -> None:

@@ -16,26 +16,21 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import NamedTuple
 
 from spit_tui.clock import GameClock
 from spit_tui.engine import SLOTS, Phase, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
 from spit_tui.keys.keymap import US, KeyMap
+from spit_tui.messages import FOREVER, Messages
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Said, Scene
 from spit_tui.subscription import Subscribers, Subscription
-from spit_tui.table import LOG_LIMIT, MESSAGE_S, Decision
+from spit_tui.table import LOG_LIMIT, Decision
 
 Press = Callable[[Row, int], None]
 _NO_SIDE = SideView((None,) * SLOTS, (0,) * SLOTS, 0, False)
 EMPTY = Scene(Phase.SPIT, 1, (_NO_SIDE, _NO_SIDE), (None, None), (0, 0))  # before the first view
-
-
-class _Word(NamedTuple):
-    said: Said
-    until: float  # on the seat's clock; inf for the host's word (it stays until the host's next)
 
 
 def phase_mark(v: Scene) -> tuple[object, ...]:
@@ -72,7 +67,9 @@ class RemoteSeat:
         self._mark: tuple[object, ...] = ()
         self.phase_shown_at = clock.now()
         self._host_said: Said | None = None
-        self._word: _Word | None = None
+        # our player's word: this screen's own (a refused key), or the host's, which
+        # stays until the host's next (the other seat's words are not ours to see)
+        self.messages = Messages(clock, self._notify)
 
     # -- what the screen draws ---------------------------------------------------------
 
@@ -113,9 +110,8 @@ class RemoteSeat:
         pings = list(base.pings or (None, None))
         if pings[self.me] is None:
             pings[self.me] = self.own_rtt_ms
-        word = self._word
         messages: list[Said | None] = [None, None]  # the other seat's words are not ours to see
-        messages[self.me] = word.said if word is not None and word.until > now else None
+        messages[self.me] = self.messages.said(now)[self.me]
         over = base.phase is Phase.OVER
         return replace(
             base,
@@ -147,7 +143,10 @@ class RemoteSeat:
         said = scene.messages[self.me]
         if said != self._host_said:  # a word from the host replaces ours
             self._host_said = said
-            self._word = None if said is None else _Word(said, float("inf"))
+            if said is None:
+                self.messages.clear(self.me)
+            else:
+                self.messages.put(self.me, said.text, said.kind, FOREVER)
         self._notify()
 
     def offer(self, name: str, level: int, pace: str) -> None:
@@ -170,13 +169,6 @@ class RemoteSeat:
 
     def unsubscribe(self, sub: Subscription) -> None:
         self._heard.remove(sub)
-
-    def say(self, player: Player, text: str, kind: Outcome = Outcome.IGNORED) -> None:
-        """A word of this screen's own beside our player, for MESSAGE_S."""
-        now = self.clock.now()
-        self._word = _Word(Said(text, kind), now + MESSAGE_S)
-        self.clock.call_later(MESSAGE_S, self._notify)  # repaint when it runs out
-        self._notify()
 
     def pause(self, reason: str, on: bool) -> None:
         """The seat's own clock stops while its screen is covered; the host's game goes on."""
@@ -219,5 +211,5 @@ class RemoteSeat:
         for listener in self._heard.decisions:
             listener(d)
         if outcome is Outcome.IGNORED and not quiet:
-            self.say(p, why, outcome)
+            self.messages.say(p, why, outcome)
         return d

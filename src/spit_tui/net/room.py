@@ -325,8 +325,8 @@ class Room:
         # (the computer's seats always want one; each seat sees its own message only)
         if len(self.rematch | self.computers.keys()) < len(self.seats):
             other = Player(1 - p)
-            table.say(p, f"a rematch: waiting for {table.seats.names[other]}")
-            table.say(other, f"{table.seats.names[p]} wants a rematch: Enter")
+            table.messages.say(p, f"a rematch: waiting for {table.seats.names[other]}")
+            table.messages.say(other, f"{table.seats.names[p]} wants a rematch: Enter")
             return
         self.rematch.clear()
         for c in self.computers.values():
@@ -451,7 +451,7 @@ class Room:
             other = Player(1 - p)
             if self.table.game.over and self.seats[other].conn is not None:
                 # no rematch without them: the one staying is told the way on
-                self.table.say(other, f"{self.table.seats.names[p]} has left the room")
+                self.table.messages.say(other, f"{self.table.seats.names[p]} has left the room")
             self.table.clock.update()
             self._hold()
             self.flush()
@@ -535,7 +535,7 @@ class Room:
         late = round(1000 * (own - seat.proven))
         line = f"{self.table.seats.names[p]} answers pings {late} ms late"
         for q in Player:
-            self.table.say(q, line)
+            self.table.messages.say(q, line)
 
     def submit(self, p: Player, row: Row, slot: int) -> None:
         """A remote key press: the same path as a local one, after the seat's hold.

@@ -71,7 +71,7 @@ async def watch_room(host: str, port: int, code: str, board: Board) -> int:
         return refused
 
     def no_keys(row: object, slot: int) -> None:
-        seat.say(Player.LEFT, NO_KEYS)
+        seat.messages.say(Player.LEFT, NO_KEYS)
 
     seat = RemoteSeat(Player.LEFT, no_keys, RealClock(), client.stale_s)
 
