@@ -37,11 +37,11 @@ from spit_tui.keys.gate import REPEAT_S, STALE_S, KeyGate, guarded
 from spit_tui.keys.intent import Intent, action_for
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.messages import Messages, computers_half, idle, slapped_first, too_late
-from spit_tui.players.view import ViewCache
-from spit_tui.scene import SCOREBOARD_ROUNDS, Outcome, Scene, Scored
+from spit_tui.scene import Outcome, Scene
 from spit_tui.seats import Seats
 from spit_tui.story import Story
 from spit_tui.subscription import Subscribers, Subscription
+from spit_tui.tablescene import SceneBuilder
 
 __all__ = ["Decision", "Outcome", "Table", "playing"]
 
@@ -157,7 +157,7 @@ class Table:
         self.seats = Seats()  # who sits where: the names, the computer's halves (Table.seat)
         self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game, clock.now())
-        self._views = ViewCache()
+        self._scenes = SceneBuilder()  # what a screen shows of it (Table.scene)
         self.messages = Messages(clock, self._notify)  # the word beside each player
 
     # -- what the views and the bots read ---------------------------------------------
@@ -280,57 +280,10 @@ class Table:
         room_wins: tuple[int, int] | None = None,
         watchers: int = 0,
     ) -> Scene:
-        """What a screen shows of this table now: one value every widget draws.
-        A host's room passes what it adds of its seats (net.seatview.room_scene):
-        built in, not copied into a second Scene at every change."""
-        now = self.clock.now()
-        pos = self.game.position
-        shown = self.shown
-        story = shown.story
-        ready = self.ready_flags()
-        views = self._views
-        sides = (views.side(0, pos.sides[0], ready[0]), views.side(1, pos.sides[1], ready[1]))
-        piles = pos.piles
-        game_s = shown.play.seconds(now)
-        seats = self.seats
-        return Scene(
-            phase=pos.phase,
-            round=pos.round,
-            sides=sides,
-            pile_tops=tuple(p[-1] if p else None for p in piles),
-            pile_sizes=tuple(len(p) for p in piles),
-            spitter=pos.spitter,
-            winner=pos.winner,
-            scores=pos.scores,
-            options=self.game.options,
-            names=seats.names,
-            messages=self.messages.said(now),
-            computer=seats.levels,
-            owners=tuple(story.owner(i) for i in range(len(piles))),
-            feed=tuple(story.feed),
-            played=(story.played[0], story.played[1]),
-            trend=tuple(story.trend()),
-            lit=self.lit_piles(),
-            left_slot=self.left_slot(),
-            last_round=shown.last_round,
-            scoreboard=tuple(  # numbered as the game's finished rounds: 1, 2, ...
-                Scored(i, r.round_points)
-                for i, r in enumerate(shown.rounds, 1)
-                if i > len(shown.rounds) - SCOREBOARD_ROUNDS
-            ),
-            at=now,
-            game_s=game_s,
-            round_s=game_s - shown.round_play_from,
-            running=shown.play.running and not self.clock.paused,
-            countdown_end=shown.countdown_ends,
-            countdown_s=self.countdown_s,
-            stuck=shown.stuck_shown,
-            fresh=not self.game.log,
-            held=shown.held,
-            waiting=waiting,
-            pings=pings,
-            room_wins=room_wins,
-            watchers=watchers,
+        """What a screen shows of this table now (spit_tui.tablescene). A host's
+        room passes what it adds of its seats (net.seatview.room_scene)."""
+        return self._scenes.scene(
+            self, waiting=waiting, pings=pings, room_wins=room_wins, watchers=watchers
         )
 
     # -- what others ask of the table ------------------------------------------------
