@@ -12,7 +12,9 @@ from spit_tui.table import Outcome, Table
 
 
 def _end(n: int) -> RoundEnd:
-    return RoundEnd(n, EndReason.CLEARED, False, Player.LEFT, (0, 1), (3, 4), (10, 12), (n, 0), (n, 0))
+    return RoundEnd(
+        n, EndReason.CLEARED, False, Player.LEFT, (0, 1), (3, 4), (10, 12), (n, 0), (n, 0)
+    )
 
 
 def test_the_scene_carries_the_seats_and_the_words_of_now() -> None:
