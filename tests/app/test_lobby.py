@@ -13,7 +13,7 @@ from textual.widgets import Input
 from spit_tui.app import SpitApp
 from spit_tui.app.lobby import ENTRIES, Choice, LobbyMode, LobbyScreen, Rooms, Watchable, lobby_app
 from spit_tui.engine import Options, Variant
-from spit_tui.net.joincmd import check_code
+from spit_tui.net.joincmd import ROOM_OPTIONS_ENV, check_code, door_room_options, room_options_env
 
 CODE = "k3f9q-2x7mz"
 OTHER = "7aaaa-bbbbb"
@@ -74,6 +74,32 @@ async def choose(*keys: str, rooms: Rooms | None = GAMES) -> Choice | None:
 )
 async def test_each_choice_by_its_keys(keys: list[str], chosen: Choice | None) -> None:
     assert await choose(*keys) == chosen
+
+
+async def test_new_room_starts_from_the_hosts_own_game() -> None:
+    """A door whose own host plays points to 75 with manual flip (ssh-serve's,
+    serve's `--variant/--target/--manual-flip`): New room opens on those."""
+    hosts = Options(Variant.POINTS, 75, True)
+    app = lobby_app(TITLE, check_code, options=hosts)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        text = str(app.screen.query_one("#options").render())
+        assert "points: rounds are scored" in text and "75 points" in text and "on: each" in text
+        await pilot.press("enter")
+    assert chosen(app) == Choice("new", options=hosts)
+
+
+def test_the_doors_room_options_reach_the_lobby_and_anything_else_is_ignored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hosts = Options(Variant.POINTS, 75, True)
+    monkeypatch.setenv(ROOM_OPTIONS_ENV, room_options_env(hosts))
+    assert door_room_options() == hosts
+    for bad in ["", "{", "[]", '{"variant":"chess","target":5,"manual_flip":false,"computer":null}',
+                '{"variant":"points","target":50,"manual_flip":false,"computer":3}', "x" * 300]:
+        monkeypatch.setenv(ROOM_OPTIONS_ENV, bad)
+        assert door_room_options() is None, bad
 
 
 async def test_a_bad_code_is_said_and_asked_again() -> None:

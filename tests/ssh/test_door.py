@@ -17,6 +17,7 @@ import asyncssh
 import pytest
 from testkit.ssh import BOUND_S, CODE, connect, game_pid, served
 
+from spit_tui.engine import Options, Variant
 from spit_tui.ssh.admission import Admission, read_authorized
 from spit_tui.ssh.server import RESTORE
 
@@ -203,6 +204,19 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         ben.send(b"\r")
         await b.wait_closed()
         assert b.status == 0 and bytes(b.out).endswith(RESTORE)
+
+
+async def test_new_room_starts_from_the_servers_own_game(tmp_path: Path) -> None:
+    """ssh-serve --variant points --target 75: a guest's New room opens on it."""
+    async with served(tmp_path, options=Options(Variant.POINTS, 75)) as s:
+        ana = await connect(s, "ana")
+        a = await ana.open()
+        await a.wait_for(b"Quick match")
+        ana.send(b"n")
+        await a.wait_for(b"75 points")
+        ana.send(b"\r")  # the room made as shown
+        await a.wait_for(b"points to 75")
+        ana.close()
 
 
 async def test_a_resize_storm_leaves_the_game_in_the_last_size(tmp_path: Path) -> None:

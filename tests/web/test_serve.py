@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -543,3 +544,31 @@ def test_serves_own_host_keeps_each_game_once_and_its_pages_none() -> None:
     own, theirs, kept = asyncio.run(commands())
     assert kept
     assert " --no-history" in own and "--no-history" not in theirs, (own, theirs)
+
+
+def test_a_page_of_serves_own_host_starts_new_room_from_its_game() -> None:
+    """serve --variant points --target 75: each page's lobby gets that game
+    for New room; a page of --host's lobby does not (that host's is unknown)."""
+    from aiohttp.test_utils import make_mocked_request
+
+    from spit_tui.engine import Options, Variant
+    from spit_tui.net.joincmd import ROOM_OPTIONS_ENV, room_options_env
+    from spit_tui.web.lobby import LobbyServer
+
+    points = Options(Variant.POINTS, 75)
+
+    async def commands() -> tuple[str, str]:
+        with socket.socket() as a, socket.socket() as b:
+            own = LobbyServer(a, 8, options=points)
+            theirs = LobbyServer(b, 8, ("127.0.0.1", 7878))
+            assert await own.prepare() is None and await theirs.prepare() is None
+            try:
+                request = make_mocked_request("GET", "/ws")
+                return own.page_command(request), theirs.page_command(request)
+            finally:
+                await own.finish()
+                await theirs.finish()
+
+    own, theirs = asyncio.run(commands())
+    assert shlex.quote(f"{ROOM_OPTIONS_ENV}={room_options_env(points)}") in own, own
+    assert ROOM_OPTIONS_ENV not in theirs

@@ -86,7 +86,7 @@ def _code(kind: str) -> Callable[[LobbyMode], Screen[Choice | None]]:
 def _room(mode: LobbyMode) -> Screen[Choice | None]:
     from .lobbyscreens import RoomScreen
 
-    return RoomScreen()
+    return RoomScreen(mode.options)
 
 
 def _watch(mode: LobbyMode) -> Screen[Choice | None]:
@@ -138,14 +138,17 @@ class LobbyMode(Mode):
         *,
         entries: tuple[Entry, ...] = ENTRIES,
         rooms: Rooms | None = None,
+        options: Options | None = None,
     ) -> None:
         """`check`: a code as typed -> the code, or UsageError saying why not;
         `rooms`: the host's watchable rooms (the command's: the app knows no
-        network; None: no list, a code only)."""
+        network; None: no list, a code only); `options`: what New room starts
+        from (the host's own game, where the door knows it)."""
         self.heading = heading
         self.check = check
         self.entries = entries
         self.rooms = rooms
+        self.options = options
         self.chosen: Choice | None = None
 
     def screen(self, app: SpitApp) -> Screen[None]:
@@ -219,18 +222,18 @@ class LobbyScreen(Screen[None]):
 
 def lobby_app(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
-    entries: tuple[Entry, ...] = ENTRIES,
+    entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
 ) -> SpitApp:
     """The app as the lobby (its mode's `chosen` says what was chosen)."""
-    return SpitApp(mode=LobbyMode(heading, check, rooms=rooms, entries=entries))
+    return SpitApp(mode=LobbyMode(heading, check, rooms=rooms, entries=entries, options=options))
 
 
 async def choose_in_lobby(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
-    entries: tuple[Entry, ...] = ENTRIES,
+    entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
 ) -> Choice | None:
     """Run the lobby; what the player chose (None: they left)."""
-    app = lobby_app(heading, check, rooms, entries)
+    app = lobby_app(heading, check, rooms, entries, options)
     await app.run_async()
     assert isinstance(app.mode, LobbyMode)
     return app.mode.chosen

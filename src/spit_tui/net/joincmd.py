@@ -140,6 +140,37 @@ def lobby_title(host: str, port: int) -> str:
     return f"spit-tui on {host}:{port}"
 
 
+ROOM_OPTIONS_ENV = "SPIT_ROOM_OPTIONS"  # the door's own host's game, for New room
+
+
+def room_options_env(options: Options) -> str:
+    """The door's own host's room options, for its lobby's New room to start
+    from (as on the wire: one home for their shape and checks)."""
+    import json
+
+    from .protocol import options_to_wire
+
+    return json.dumps(options_to_wire(options), separators=(",", ":"))
+
+
+def door_room_options() -> Options | None:
+    """The options the door that started this lobby gave (its own host's
+    `--variant/--target/--manual-flip`), else None (New room starts from the
+    standard game); anything else in the variable is ignored."""
+    import json
+
+    from .protocol import options_from_wire, room_options
+
+    given = os.environ.get(ROOM_OPTIONS_ENV, "")
+    try:
+        wire = json.loads(given) if 0 < len(given) <= 200 else None
+    except ValueError:
+        return None
+    if not isinstance(wire, dict) or not room_options(wire) or wire["computer"] is not None:
+        return None
+    return options_from_wire(wire)[0]
+
+
 def invite_line(code: str, default: str | None = None) -> str | None:
     """The lines that bring the other player to room `code`, shown on the board
     until they come (one a line): the ones the door that started this seat gave
@@ -273,7 +304,8 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         today = datetime.now(UTC).date()  # the daily deal's day: read here, at the door
         entries = (*ENTRIES, *history_entries(lobby_history(args), args.name, today))
         choice = await choose_in_lobby(
-            lobby_title(host, port), check_code, partial(watchable, host, port), entries
+            lobby_title(host, port), check_code, partial(watchable, host, port), entries,
+            door_room_options(),
         )
         if choice is None:
             return 0

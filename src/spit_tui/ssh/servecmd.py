@@ -133,6 +133,7 @@ async def _run(args: argparse.Namespace, port: int, limits: tuple[int, int, floa
         door.vouch, door.revoke = own.lobby.vouch, own.lobby.revoke
         if own.history is not None:
             door.history = own.history.path.absolute()
+        door.options = own.options
     door.on_session = lambda s: print(f"{s.label}: came in", flush=True)
     door.on_end = lambda s: print(f"{s.label}: left" + (f" ({s.why})" if s.why else ""), flush=True)
     try:

@@ -33,8 +33,15 @@ from typing import Any
 import asyncssh
 
 from spit_tui.command import PROG, UsageError
+from spit_tui.engine import Options
 from spit_tui.net.client import JOIN_S, Client, JoinRefused
-from spit_tui.net.joincmd import DOOR_DB_ENV, PASS_ENV, check_code
+from spit_tui.net.joincmd import (
+    DOOR_DB_ENV,
+    PASS_ENV,
+    ROOM_OPTIONS_ENV,
+    check_code,
+    room_options_env,
+)
 from spit_tui.paths import state_dir
 
 from .admission import Admission, guest_name_problem
@@ -89,6 +96,7 @@ class Door:
     vouch: Callable[[str], str] | None = None
     revoke: Callable[[str], None] = lambda given: None
     history: Path | None = None  # our own host's history: each guest's lobby reads it
+    options: Options | None = None  # our own host's rooms' game: the lobby's New room starts there
 
     def title(self, reached: str, name: str) -> str:
         """The lobby's heading for a guest: this server as they reach it, and
@@ -408,6 +416,8 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             env["SPIT_INVITE"] = invite
         if self.door.history is not None:  # My stats, the day's table: the server's games
             env[DOOR_DB_ENV] = str(self.door.history)
+        if self.door.options is not None:
+            env[ROOM_OPTIONS_ENV] = room_options_env(self.door.options)
         return env
 
     async def _play(self, code: str | None, invite: str | None, command: str = "join") -> None:

@@ -137,7 +137,7 @@ class LobbyServer(GameServer):
     def page_command(self, request: web.Request) -> str:
         """`join HOST:PORT` (the lobby), or with the page's room code (from
         /ws/CODE, which the page asks for when its address has ?join=CODE)."""
-        from spit_tui.net.joincmd import INVITE_ENV, check_code
+        from spit_tui.net.joincmd import INVITE_ENV, ROOM_OPTIONS_ENV, check_code, room_options_env
 
         assert self.game_host is not None
         host, port = self.game_host
@@ -157,6 +157,8 @@ class LobbyServer(GameServer):
 
         state = state_dir() / PAGES_FOLDER / str(request.get(PAGE, 0))
         env = [f"{INVITE_ENV}={self.invite()}", f"XDG_STATE_HOME={state}"]
+        if self.own is not None:  # New room on a page starts from our host's game
+            env.append(f"{ROOM_OPTIONS_ENV}={room_options_env(self.own.options)}")
         return "exec " + shlex.join(["env", *env, sys.executable, "-m", "spit_tui", *game])
 
     async def _make_app(self) -> web.Application:
