@@ -18,6 +18,9 @@ Runs, in this order:
   scale      rooms one host process holds with the action round trip's p95
              under 20 ms, and p95 at 100 rooms (benchmarks/scale.py); full
              runs only (`--quick` skips it, with a note)
+  ssh_guests SSH guests one `ssh-serve` process holds with the action round
+             trip's p95 (as a guest's screen shows it) under 20 ms, and memory
+             per guest (benchmarks/ssh_guests.py); full runs only
 
 Each figure is the median of several runs (`--quick`: fewer and shorter runs,
 for CI, where it is a smoke test only: no figure is asserted). The burst counts
@@ -129,6 +132,10 @@ ROWS: list[tuple[str, str]] = [
     ("browser_key_ratio_p50", "x"),
     ("scale_rooms_p95_under_20ms", ""),
     ("scale_p95_ms_at_100", "ms"),
+    ("ssh_guests_p95_under_20ms", ""),
+    ("ssh_guest_p95_ms_at_best", "ms"),
+    ("ssh_memory_per_guest_mb", "MB"),
+    ("ssh_guest_rss_mb", "MB"),
 ]
 
 TERMINAL_KEYS = [
@@ -277,6 +284,33 @@ def run_scale(quick: bool) -> dict[str, Any]:
     }
 
 
+SSH_GUESTS = HERE / "ssh_guests.py"
+
+
+def run_ssh_guests(quick: bool) -> dict[str, Any]:
+    """SSH guests one `ssh-serve` process holds with the action round trip's p95
+    under 20 ms, and memory per guest (benchmarks/ssh_guests.py: the server and
+    asyncssh guests that play from their screens; it stops after two steps in a
+    row that miss). Full runs only: a few minutes of guests starting and playing."""
+    if quick:
+        return {"_details": {"skipped": "full runs only (a few minutes of guests)"}}
+    missing = [m for m in ("asyncssh", "pyte") if not _has(m)]
+    if missing:
+        return {"_details": {"skipped": f"needs {' and '.join(missing)} (the test extra)"}}
+    done = subprocess.run([sys.executable, str(SSH_GUESTS), "--json"], capture_output=True,
+                          text=True, check=True, timeout=1200)
+    res = json.loads(done.stdout)
+    out = {k: res[k] for k in ("ssh_guests_p95_under_20ms", "ssh_guest_p95_ms_at_best",
+                               "ssh_memory_per_guest_mb", "ssh_guest_rss_mb")}
+    return {**out, "_details": {"steps": res["steps"], "pace_s": res["pace_s"]}}
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
 STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("engine", run_engine, False),
     ("sim", run_sim, False),
@@ -286,6 +320,7 @@ STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("game", run_game, True),
     ("browser", run_browser, True),
     ("scale", run_scale, False),
+    ("ssh_guests", run_ssh_guests, False),
 ]
 
 
