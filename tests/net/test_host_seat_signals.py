@@ -39,8 +39,8 @@ def test_sigterm_to_a_host_with_a_seat_quits_its_board_and_keeps_the_game(
     assert terms.env is not None
     terms.env = {k: v for k, v in terms.env.items() if k != "SPIT_NO_HISTORY"}
     terms.start("host", ["host", "--port", "0", "--seat", "left", "--seed", "7", "--db", str(db)])
-    screen = terms.wait("host", "On the other terminal:")
-    m = re.search(r"On the other terminal: spit-tui (join \S+ \S+)", screen)
+    screen = terms.wait("host", "For the other player:")
+    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
     assert m, screen
     terms.start("guest", m[1].split())
     terms.wait("host", "both press any key")

@@ -188,7 +188,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
             await pilot.pause(0.05)
             text = banner_text(app)
             assert "Waiting for RIGHT to join" in text
-            assert f"On the other terminal: {table.invite}" in text
+            assert f"For the other player: {table.invite}" in text
             right = await Client.join("127.0.0.1", host.port, room.code)
             await until(lambda: table.away is None, "RIGHT came")
             await pilot.pause(FAST.stale_s + 0.05)

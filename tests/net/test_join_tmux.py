@@ -29,8 +29,8 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 
 def test_the_host_plays_a_seat_and_a_closed_terminal_comes_back(terms: Terminals) -> None:
     terms.start("host", ["host", "--port", "0", "--seat", "left", "--seed", "7", "--wait", "60"])
-    screen = terms.wait("host", "On the other terminal:")
-    m = re.search(r"On the other terminal: spit-tui (join \S+ \S+)", screen)
+    screen = terms.wait("host", "For the other player:")
+    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
     assert m, screen
     join = m[1].split()
     terms.start("guest", join)
@@ -72,9 +72,9 @@ def host_plays_azerty(terms: Terminals, extra: list[str], env: str) -> None:
     row: onto pile b) could not."""
     argv = ["host", "--port", "0", "--seat", "left", "--seed", "7", *extra]
     terms.start("host", argv, env)
-    screen = terms.wait("host", "On the other terminal:")
+    screen = terms.wait("host", "For the other player:")
     assert "[A]   [Z]   [E]   [R]   [T]" in screen and "[W]   [X]   [C]" in screen, screen
-    m = re.search(r"On the other terminal: spit-tui (join \S+ \S+)", screen)
+    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
     assert m, screen
     terms.start("guest", m[1].split())
     terms.wait("host", "both press any key")

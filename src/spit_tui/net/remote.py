@@ -99,7 +99,7 @@ class RemoteSeat:
         if s is not None and s.waiting is not None and not self._met and self.invite:
             lines = self.invite.split("\n")
             if len(lines) == 1:
-                return f"On the other terminal: {lines[0]}"
+                return f"For the other player: {lines[0]}"
             return "\n".join(("Your friend types one of these (or picks Join by code):", *lines))
         return "The game is paused: it goes on where it stopped."
 
