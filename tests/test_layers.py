@@ -116,6 +116,7 @@ LAYERS: dict[str, int] = {
     "subscription": 3,  # the table's listeners
     "seats": 3,  # who sits at a table: the names, the computer's halves and levels
     "messages": 3,  # the word beside each player and its expiry, the refusal words
+    "showing": 3,  # what one game has on show beside its position: the table writes it
     "tablescene": 3,  # a table's Scene: its ordered state, seats and messages put together
 }
 TOP = 4

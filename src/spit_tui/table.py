@@ -12,10 +12,9 @@ tests read. Nothing here imports Textual: the app is a view of a Table.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from spit_tui.clock import GameClock, Handle, Stopwatch
+from spit_tui.clock import GameClock
 from spit_tui.engine import (
     Action,
     Event,
@@ -39,6 +38,7 @@ from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.messages import Messages, computers_half, idle, slapped_first, too_late
 from spit_tui.scene import Outcome, Scene
 from spit_tui.seats import Seats
+from spit_tui.showing import HIGHLIGHT_S, Showing, playing
 from spit_tui.story import Story
 from spit_tui.subscription import Subscribers, Subscription
 from spit_tui.tablescene import SceneBuilder
@@ -47,7 +47,6 @@ __all__ = ["Decision", "Outcome", "Table", "playing"]
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
 STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
-HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
 LOG_LIMIT = 50_000
 
 
@@ -70,57 +69,6 @@ _REFUSAL_OUTCOME = {
     RefusalKind.WRONG_PHASE: Outcome.IGNORED,
     RefusalKind.NOTICE: Outcome.IGNORED,
 }
-
-
-@dataclass(slots=True)
-class Showing:
-    """What one game has on show beside the position: the last event and its
-    highlight, the messages, the rounds so far, the countdown, when each phase
-    appeared. `Table.new_game` replaces it whole, so nothing of a finished game
-    is left behind; only the Table writes it."""
-
-    started_at: float  # game clock time the game began
-    round_started_at: float
-    play: Stopwatch  # the game's play so far: while cards can be played or slapped
-    round_play_from: float  # the play seconds the current round began at
-    phase_shown_at: float  # D13: when the current ready/slap phase appeared
-    story: Story  # whose card is on each pile, the feed, the tug-of-war
-    stuck_shown: bool = False  # the "no plays left: spit!" banner is up
-    last_event: Event | None = None
-    highlight_until: float = 0.0
-    last_round: RoundEnd | None = None  # shown as the round summary
-    rounds: list[RoundEnd] = field(default_factory=list)  # every round finished (scoreboard)
-    ended_at: float | None = None
-    countdown_ends: float | None = None
-    countdown: Handle | None = None
-    pending_ready: Player | None = None
-    pending_stamp: Stamp | None = None  # when the pending ready was pressed
-    stuck_since: float | None = None  # when the last "no plays left" came (before its banner)
-    # one stamp per action of the game's log, made as each is applied (a resumed
-    # game's stored ones first): the record's stamps, never rebuilt afterwards
-    stamps: list[Stamp | None] = field(default_factory=list)
-    held: bool = False  # a resumed game waits for the players (Enter) before its clocks run
-
-    @classmethod
-    def start(cls, game: Game, now: float) -> Showing:
-        """A game that starts from a given position may start stuck (spit phase with
-        cards on the piles): then the "no plays left" call is already showing. An
-        action already in the game's log (applied elsewhere) has no stamp."""
-        position = game.position
-        stuck = position.phase is Phase.SPIT and any(position.piles)
-        play = Stopwatch()
-        play.run(now, playing(position.phase))
-        return cls(
-            started_at=now, round_started_at=now, play=play, round_play_from=0.0,
-            phase_shown_at=now, story=Story(position), stuck_shown=stuck,
-            stamps=[None] * len(game.log),
-        )
-
-
-def playing(phase: Phase) -> bool:
-    """Whether the play clock runs in `phase`: while cards can be played or
-    slapped, not while the players wait for the spit (or the game is over)."""
-    return phase in (Phase.PLAY, Phase.SLAP)
 
 
 class Table:
@@ -427,40 +375,14 @@ class Table:
         self._after(event)
         self._notify()
 
-    def _after(self, event: Event, at: float | None = None, quiet: bool = False) -> None:
-        """Show what `event` did, as of game time `at` (now, unless a resumed
-        game is catching up); `quiet`: tell no listener (the catch-up)."""
-        now = self.clock.now() if at is None else at
-        shown = self.shown
-        shown.last_event = event
-        shown.story.on_event(event)
+    def _after(self, event: Event) -> None:
+        """Show what `event` did (Showing.saw), repaint when its highlight ends,
+        call "no plays left" a moment after it got stuck, and tell the listeners."""
+        self.shown.saw(event, self.clock.now())
         if event.card is not None:
-            shown.highlight_until = now + HIGHLIGHT_S
-            if not quiet:
-                self.clock.call_later(HIGHLIGHT_S, self._notify)
-        pos = event.position
-        if event.round_over is not None:
-            shown.last_round = event.round_over
-            shown.rounds.append(event.round_over)
-        if pos.phase is not Phase.SPIT or event.stuck:
-            shown.stuck_shown = False
-        if event.stuck and pos.phase is Phase.SPIT:
-            shown.stuck_since = now
-            if not quiet:
-                self.clock.call_later(self.stuck_delay_s, self._show_stuck)
-        if pos.phase is Phase.SLAP and event.round_over is not None:
-            shown.phase_shown_at = now
-        shown.play.run(now, playing(pos.phase))
-        if isinstance(event.action, Slap) or (
-            event.round_over is not None and pos.phase is Phase.SPIT
-        ):
-            shown.phase_shown_at = now
-            shown.round_started_at = now
-            shown.round_play_from = shown.play.seconds(now)
-        if pos.phase is Phase.OVER and shown.ended_at is None:
-            shown.ended_at = now
-        if quiet:
-            return
+            self.clock.call_later(HIGHLIGHT_S, self._notify)
+        if event.stuck and event.position.phase is Phase.SPIT:
+            self.clock.call_later(self.stuck_delay_s, self._show_stuck)
         for listener in self._heard.events:
             listener(event)
 
@@ -539,18 +461,13 @@ class Table:
         stopped. `hold`: the game waits (paused) until `play_on`, so nobody,
         the computer included, moves before both players have the board in view.
         Raises `Refusal` if the log does not fit its start (nothing changes then)."""
-        game = record.game()
         t0 = self.clock.now() - elapsed
-        shown = Showing.start(game, t0)
-        steps = list(record.walk(game))  # a Refusal: nothing changed yet
+        game, shown = Showing.replayed(record, t0, self.countdown_s)  # a Refusal: no change
         if self.shown.countdown is not None:
             self.shown.countdown.cancel()
         self.game = game
         self.shown = shown
         self.messages.forget()
-        shown.stamps = list(record.stamps)
-        for step in steps:
-            self._after(step.event, t0 + step.lands(self.countdown_s), quiet=True)
         pos = self.game.position
         if pos.phase is Phase.SPIT and any(pos.piles) and shown.stuck_since is not None:
             due = shown.stuck_since + self.stuck_delay_s

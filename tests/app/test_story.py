@@ -91,7 +91,7 @@ async def test_a_play_shows_in_its_players_colour_and_in_the_feed() -> None:
 
 
 async def test_the_stockpile_a_card_left_is_marked_while_its_pile_is_lit() -> None:
-    from spit_tui.table import HIGHLIGHT_S
+    from spit_tui.showing import HIGHLIGHT_S
 
     app = make_app(RACE)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -21,7 +21,8 @@ from spit_tui.engine import (
     complete_position,
     parse_position,
 )
-from spit_tui.table import COUNTDOWN_S, Table, playing
+from spit_tui.showing import playing
+from spit_tui.table import COUNTDOWN_S, Table
 
 SLAP = "slap 1 two - -/-/-/-/- - 2s3s4s/9d8d7d6d5d4d3d :Kh/:Kc/-/-/- 5c6c 0,0"
 OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"

@@ -19,8 +19,9 @@ from spit_tui.engine import (
 from spit_tui.keys.keymap import US
 from spit_tui.messages import MESSAGE_S
 from spit_tui.seats import Seats
+from spit_tui.showing import Showing
 from spit_tui.subscription import Subscription
-from spit_tui.table import Outcome, Showing, Table
+from spit_tui.table import Outcome, Table
 
 RACE = "play 1 two - 2c:7c/-/-/-/- 3c Ts6s/Qh 2d:5d/-/-/-/- 3d 0,0"
 
