@@ -36,6 +36,7 @@ import time
 from typing import Any
 
 from spit_tui.clock import VirtualClock
+from spit_tui.decision import Decision
 from spit_tui.engine import Action, Game, Player
 from spit_tui.keys.intent import intent_for
 from spit_tui.net.latency import PING_S
@@ -43,7 +44,7 @@ from spit_tui.net.protocol import Message, encode, hello, intent
 from spit_tui.net.room import Lobby, Room
 from spit_tui.net.session import Session
 from spit_tui.players.bot import Bot
-from spit_tui.table import Decision, Table
+from spit_tui.table import Table
 
 try:  # the host's own table settings, where this version has them
     from spit_tui.net.host import DECISIONS_KEPT

@@ -116,6 +116,7 @@ LAYERS: dict[str, int] = {
     "subscription": 3,  # the table's listeners
     "seats": 3,  # who sits at a table: the names, the computer's halves and levels
     "messages": 3,  # the word beside each player and its expiry, the refusal words
+    "decision": 3,  # what became of one submission (the table's and a remote seat's)
     "showing": 3,  # what one game has on show beside its position: the table writes it
     "tablescene": 3,  # a table's Scene: its ordered state, seats and messages put together
 }
@@ -133,6 +134,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "function, only by a command that takes a level"
     ),
     ("players/bot.py", "subscription"): "Bot follows the Table it drives (see above)",
+    ("players/bot.py", "decision"): "Bot reads the Decisions of the Table it drives (see above)",
     ("players/auto.py", "store"): (
         "--level auto starts from the person's stored figures: read from the history "
         "on first use only (function-level imports)"

@@ -3,7 +3,7 @@
     spit-tui --decision-log FILE      (or SPIT_DECISION_LOG=FILE spit-tui)
 
 Every submission to the table (a key press or a bot's move) gets exactly one
-Decision (see spit_tui.table); this writes each one as it is made, in order,
+Decision (see spit_tui.decision); this writes each one as it is made, in order,
 so a tool can read the file while the game runs (the burst benchmark does: it
 sends 200 keys in bursts of 20 and checks that each has one line, in the order sent).
 A line looks like
@@ -42,9 +42,9 @@ from spit_tui.command import shown
 from spit_tui.userfiles import not_regular as _kind
 
 if TYPE_CHECKING:  # (a run that ends at --help reads ENV and check_path: no game code)
+    from spit_tui.decision import Decision
     from spit_tui.messages import Messages
     from spit_tui.subscription import Subscription
-    from spit_tui.table import Decision
 
 ENV = "SPIT_DECISION_LOG"
 MODES = ("new", "overwrite", "append")

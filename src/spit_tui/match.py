@@ -13,12 +13,13 @@ import random
 from typing import NamedTuple
 
 from spit_tui.clock import VirtualClock
+from spit_tui.decision import Decision
 from spit_tui.engine import Event, Game, Options, Play, Player, Slap
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import level_named
 from spit_tui.players.level import Level
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 ROUND_CAP = 1000  # harnesses stop a game here and report it, never score it
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from spit_tui.engine import Event
 
 if TYPE_CHECKING:
-    from spit_tui.table import Decision
+    from spit_tui.decision import Decision
 
 
 @dataclass(frozen=True, slots=True, eq=False)

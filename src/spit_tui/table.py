@@ -12,9 +12,9 @@ tests read. Nothing here imports Textual: the app is a view of a Table.
 from __future__ import annotations
 
 from collections import deque
-from typing import NamedTuple
 
 from spit_tui.clock import GameClock
+from spit_tui.decision import LOG_LIMIT, Decision, refusal_outcome
 from spit_tui.engine import (
     Action,
     Event,
@@ -38,37 +38,15 @@ from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.messages import Messages, computers_half, idle, slapped_first, too_late
 from spit_tui.scene import Outcome, Scene
 from spit_tui.seats import Seats
-from spit_tui.showing import HIGHLIGHT_S, Showing, playing
+from spit_tui.showing import HIGHLIGHT_S, Showing
 from spit_tui.story import Story
 from spit_tui.subscription import Subscribers, Subscription
 from spit_tui.tablescene import SceneBuilder
 
-__all__ = ["Decision", "Outcome", "Table", "playing"]
+__all__ = ["Outcome", "Table"]
 
 COUNTDOWN_S = 0.6  # between the last "ready" and the spit: the cards fly on "spit!"
 STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
-LOG_LIMIT = 50_000
-
-
-class Decision(NamedTuple):
-    """What became of one submission: exactly one per key press or bot move."""
-
-    seq: int
-    time: float
-    player: Player
-    source: str  # "key" or "bot"
-    action: str  # notation of the action tried, "" if the key meant nothing now
-    outcome: Outcome
-    message: str
-    key: str = ""  # the key pressed, as in the key table ("q", ";"); "" for a bot's move
-
-
-_REFUSAL_OUTCOME = {
-    RefusalKind.ILLEGAL: Outcome.ILLEGAL,
-    RefusalKind.LOST_RACE: Outcome.LOST_RACE,
-    RefusalKind.WRONG_PHASE: Outcome.IGNORED,
-    RefusalKind.NOTICE: Outcome.IGNORED,
-}
 
 
 class Table:
@@ -342,7 +320,7 @@ class Table:
             kind, reason = problem
             if kind is RefusalKind.LOST_RACE:
                 reason = too_late(shown.last_event, p, self.seats.names, reason)
-            return self._decide(p, source, text, _REFUSAL_OUTCOME[kind], reason, key)
+            return self._decide(p, source, text, refusal_outcome(kind), reason, key)
         if isinstance(action, Ready) and self.game.waiting_for() == (p,):
             # The last ready: count down before the engine hears it, so no card
             # can be played before the spit cards land.

@@ -14,6 +14,7 @@ from testkit.join import FAST, until
 from testkit.lobby import Recorder, body, join, lobby
 
 from spit_tui.app.board import ping_words
+from spit_tui.decision import Decision
 from spit_tui.engine import Options, Player, Source, Variant
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.computer import (
@@ -35,7 +36,6 @@ from spit_tui.store.history import HistoryWriter, Seating
 from spit_tui.store.queries import reaction_times
 from spit_tui.store.records import record_of
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision
 
 
 def steps(room: Room, until_: object, limit: int = 200_000) -> None:

@@ -59,6 +59,7 @@ from spit_tui.app.keysetup import KeySetupScreen
 from spit_tui.app.namescreen import NamesScreen
 from spit_tui.app.screens import GameScreen, PauseScreen, QuitScreen
 from spit_tui.app.settingsscreen import SettingsScreen
+from spit_tui.decision import Decision
 from spit_tui.engine import (
     PLAYERS,
     SLOTS,
@@ -74,7 +75,7 @@ from spit_tui.engine import (
 )
 from spit_tui.keys.intent import Row
 from spit_tui.keys.keymap import US
-from spit_tui.table import Decision, Table
+from spit_tui.table import Table
 
 GAME_KEYS = sorted(US.keys)
 PASTE = (

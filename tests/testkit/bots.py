@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 from spit_tui.clock import VirtualClock
+from spit_tui.decision import Decision
 from spit_tui.engine import Game, Options, Player, Position, complete_position, parse_position
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LEVELS
 from spit_tui.players.level import Level
-from spit_tui.table import Decision, Table
+from spit_tui.table import Table
 
 L, R = Player.LEFT, Player.RIGHT
 

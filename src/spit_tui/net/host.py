@@ -26,10 +26,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from spit_tui.clock import RealClock
+from spit_tui.decision import Decision
 from spit_tui.engine import Game, Options, Player
 from spit_tui.keys.gate import STALE_S
 from spit_tui.subscription import Subscription
-from spit_tui.table import COUNTDOWN_S, STUCK_DELAY_S, Decision, Outcome, Table
+from spit_tui.table import COUNTDOWN_S, STUCK_DELAY_S, Outcome, Table
 
 from .computer import Pace, SeatComputer, pace_of
 from .latency import PING_S, LoopLag

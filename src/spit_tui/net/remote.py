@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from spit_tui.clock import GameClock
+from spit_tui.decision import LOG_LIMIT, Decision
 from spit_tui.engine import SLOTS, Phase, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
@@ -26,7 +27,6 @@ from spit_tui.messages import FOREVER, Messages
 from spit_tui.players.view import SideView
 from spit_tui.scene import Outcome, Said, Scene
 from spit_tui.subscription import Subscribers, Subscription
-from spit_tui.table import LOG_LIMIT, Decision
 
 Press = Callable[[Row, int], None]
 _NO_SIDE = SideView((None,) * SLOTS, (0,) * SLOTS, 0, False)

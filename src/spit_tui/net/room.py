@@ -29,6 +29,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from spit_tui.clock import Handle
+from spit_tui.decision import Decision
 from spit_tui.engine import Game, Options, Player
 from spit_tui.keys.gate import KeyGate
 from spit_tui.keys.intent import Intent, Row
@@ -37,7 +38,7 @@ from spit_tui.names import COMPUTER, MAX_CELLS
 from spit_tui.scene import Scene
 from spit_tui.seats import Seats
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 from .computer import Rungs, SeatComputer, Tags, computer_seating, level_words
 from .latency import Rtt, distance, holds, unusual

@@ -41,10 +41,11 @@ import random
 from typing import NamedTuple
 
 from spit_tui.clock import Handle
+from spit_tui.decision import Decision
 from spit_tui.engine import Action, Card, Fill, Phase, Play, Player, Ready, Slap
 from spit_tui.keys.gate import earliest_reaction
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 from .ladder import level_named
 from .level import Level

@@ -22,13 +22,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from spit_tui.decision import Decision
 from spit_tui.engine import Event, Phase, Player, Record, format_position, format_record
 from spit_tui.store import db
 from spit_tui.store.figures import GameFigures, figures
 from spit_tui.store.records import MAX_RECORD_BYTES, record_of
 from spit_tui.store.resume import Stopped, last_stopped
 from spit_tui.subscription import Subscription
-from spit_tui.table import Decision, Outcome, Table
+from spit_tui.table import Outcome, Table
 
 if TYPE_CHECKING:
     from spit_tui.store.joined import Joined
