@@ -100,12 +100,12 @@ class Match:
                 )
         for bot in self.bots:
             bot.detach()
-        end = self.table.game_ended_at if self.table.game_ended_at is not None else clock.now()
+        end = self.table.shown.ended_at if self.table.shown.ended_at is not None else clock.now()
         return MatchResult(
             seed=self.seed,
             winner=None if capped else game.position.winner,
             rounds=game.position.round,
-            seconds=end - self.table.game_started_at,
+            seconds=end - self.table.shown.started_at,
             plays=(self.plays[0], self.plays[1]),
             lost_races=(self.lost[0], self.lost[1]),
             capped=capped,

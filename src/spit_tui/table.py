@@ -26,7 +26,6 @@ from spit_tui.engine import (
     Ready,
     Record,
     RefusalKind,
-    RoundEnd,
     Slap,
     Source,
     Stamp,
@@ -39,7 +38,6 @@ from spit_tui.messages import Messages, computers_half, idle, slapped_first, too
 from spit_tui.scene import Outcome, Scene
 from spit_tui.seats import Seats
 from spit_tui.showing import HIGHLIGHT_S, Showing
-from spit_tui.story import Story
 from spit_tui.subscription import Subscribers, Subscription
 from spit_tui.tablescene import SceneBuilder
 
@@ -96,34 +94,6 @@ class Table:
     def paused(self) -> bool:
         return self.clock.paused
 
-    @property
-    def story(self) -> Story:
-        return self.shown.story
-
-    @property
-    def last_event(self) -> Event | None:
-        return self.shown.last_event
-
-    @property
-    def highlight_until(self) -> float:
-        return self.shown.highlight_until
-
-    @property
-    def last_round(self) -> RoundEnd | None:
-        return self.shown.last_round
-
-    @property
-    def rounds(self) -> list[RoundEnd]:
-        return self.shown.rounds
-
-    @property
-    def game_started_at(self) -> float:
-        return self.shown.started_at
-
-    @property
-    def round_started_at(self) -> float:
-        return self.shown.round_started_at
-
     def play_seconds(self) -> float:
         """Seconds of play in this game so far (the game-over line, the history):
         game time while cards could be played or slapped, so neither a pause nor
@@ -133,22 +103,6 @@ class Table:
     def round_play_seconds(self) -> float:
         """Seconds of play in the current round (the round clock)."""
         return self.play_seconds() - self.shown.round_play_from
-
-    @property
-    def game_ended_at(self) -> float | None:
-        return self.shown.ended_at
-
-    @property
-    def phase_shown_at(self) -> float:
-        return self.shown.phase_shown_at
-
-    @property
-    def stuck_shown(self) -> bool:
-        return self.shown.stuck_shown
-
-    @property
-    def countdown_ends(self) -> float | None:
-        return self.shown.countdown_ends
 
     @property
     def counting_down(self) -> bool:

@@ -65,7 +65,7 @@ async def play_game(
                 seen.single_pile_rounds += 1
                 if "single" not in seen.screens:
                     seen.screens["single"] = await screen_text(pilot)
-            if table.last_round is not None and "summary" not in seen.screens:
+            if table.shown.last_round is not None and "summary" not in seen.screens:
                 seen.screens["summary"] = await screen_text(pilot)
         if pos.phase is Phase.OVER:
             seen.screens["over"] = await screen_text(pilot)
@@ -75,10 +75,10 @@ async def play_game(
             continue
         now = table.clock.now()
         if pos.phase in (Phase.SPIT, Phase.SLAP):
-            if pos.phase is Phase.SPIT and any(pos.piles) and not table.stuck_shown:
+            if pos.phase is Phase.SPIT and any(pos.piles) and not table.shown.stuck_shown:
                 await advance(pilot, table.stuck_delay_s + 0.01)
                 continue
-            if now < table.phase_shown_at + table.stale_s:
+            if now < table.shown.phase_shown_at + table.stale_s:
                 # D13: a key this soon is ignored, with a word to the player.
                 p = rng.choice(PLAYERS)
                 before = len(table.decisions)
@@ -90,7 +90,8 @@ async def play_game(
                 assert d.message.startswith(("too soon", "too late")), d
                 seen.stale_ignored += 1
                 # past the window by the one margin every bot driver keeps
-                await advance(pilot, earliest_reaction(table.phase_shown_at, table.stale_s) - now)
+                shown_at = table.shown.phase_shown_at
+                await advance(pilot, earliest_reaction(shown_at, table.stale_s) - now)
                 continue
         if pos.phase is Phase.SPIT:
             if any(pos.piles):
@@ -122,7 +123,7 @@ async def play_game(
                 if not game.can(Play(p, s, pile))
             ]
             if bad:
-                rounds_before = len(table.rounds)
+                rounds_before = len(table.shown.rounds)
                 await key(key_for_action(rng.choice(bad)))
                 d = table.decisions[-1]
                 assert d.outcome in (Outcome.ILLEGAL, Outcome.LOST_RACE), d
@@ -130,16 +131,16 @@ async def play_game(
                 seen.refused += 1
                 if d.outcome is Outcome.LOST_RACE:
                     seen.lost_races += 1
-                assert len(table.rounds) == rounds_before
+                assert len(table.shown.rounds) == rounds_before
             continue
         plays = [a for a in legal if isinstance(a, Play)]
         action = rng.choice(plays) if plays and rng.random() < 0.9 else rng.choice(legal)
-        rounds_before = len(table.rounds)
+        rounds_before = len(table.shown.rounds)
         await key(key_for_action(action))
         d = table.decisions[-1]
         assert d.outcome is Outcome.APPLIED and d.action == format_action(action), (d, action)
         if isinstance(action, Play):
             seen.plays_by.add(p)
-        if len(table.rounds) > rounds_before and table.position.phase is not Phase.SLAP:
+        if len(table.shown.rounds) > rounds_before and table.position.phase is not Phase.SLAP:
             seen.rounds_ended += 1
     return seen

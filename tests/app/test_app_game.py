@@ -43,7 +43,7 @@ async def test_points_game_to_its_target_by_keys() -> None:
         assert max(pos.scores) >= 40 and pos.scores[0] != pos.scores[1]
         assert pos.winner == (Player.LEFT if pos.scores[0] < pos.scores[1] else Player.RIGHT)
         assert Phase.SLAP not in seen.phases  # D10: points rounds end without a slap
-        assert seen.rounds_ended == len(app.table.rounds) >= 2
+        assert seen.rounds_ended == len(app.table.shown.rounds) >= 2
         over = seen.screens["over"]
         assert "final score" in over and "total" in over
         assert f"{pos.scores[0]}" in over

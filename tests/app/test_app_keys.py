@@ -132,7 +132,7 @@ async def test_slap_rows_are_pile_rows_and_stale_slaps_are_ignored() -> None:
         await advance(pilot, 0.31)
         await press(pilot, "h")  # right slaps pile b (the middle row) first
         assert t.decisions[-1].action == "R*b"
-        end = t.last_round
+        end = t.shown.last_round
         assert end is not None and end.took == (0, 1)
         assert t.position.phase is Phase.SPIT
         text = await screen_text(pilot)

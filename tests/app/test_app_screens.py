@@ -235,7 +235,7 @@ async def test_game_over_then_enter_starts_a_new_game() -> None:
         await advance(pilot, 1.1)
         await pilot.press("enter")
         assert t.position.phase is Phase.SPIT and t.position.round == 1
-        assert t.rounds == []
+        assert t.shown.rounds == []
         assert sum(s.total for s in t.position.sides) == 52
 
 

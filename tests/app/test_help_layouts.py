@@ -102,7 +102,7 @@ async def test_the_slap_page_tells_left_to_slap_the_smaller_pile(layout: str) ->
         piles = [len(p) for p in table.position.piles]
         table.clock.advance(0.31)
         await press(pilot, typed(keys, found.group(1)))
-        event = table.last_event
+        event = table.shown.last_event
         assert event is not None and isinstance(event.action, Slap)
         assert piles[event.action.pile] == min(piles), (layout, found.group(1), piles)
         assert "LEFT slapped pile a first" in " ".join((await screen_text(pilot)).split())

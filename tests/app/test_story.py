@@ -140,7 +140,7 @@ async def test_the_bar_starts_at_26_26_and_tracks_the_cards() -> None:
 async def test_round_summary_counts_cards_played_and_the_trend_shows() -> None:
     app = make_app(SLAP)
     async with app.run_test(size=(80, 24)) as pilot:
-        story = app.table.story  # as if the round had started 26:26, dealt from the seed
+        story = app.table.shown.story  # as if the round had started 26:26, dealt from the seed
         story.held.insert(0, (26, 26))
         story.scores.insert(0, (0, 0))
         await advance(pilot, 0.31)
@@ -177,9 +177,9 @@ def test_a_new_game_starts_a_new_story() -> None:
     for p in Player:
         table.submit(Ready(p))
     table.clock.advance(1.0)
-    assert table.story.feed
+    assert table.shown.story.feed
     table.new_game(Game(seed=2))
-    assert not table.story.feed and table.story.played == [0, 0]
+    assert not table.shown.story.feed and table.shown.story.played == [0, 0]
 
 
 def test_slap_goes_in_the_feed() -> None:
@@ -187,7 +187,7 @@ def test_slap_goes_in_the_feed() -> None:
     table = Table(Game(position=start), VirtualClock())
     table.clock.advance(1.0)
     table.submit(Slap(Player.RIGHT, 1))
-    assert table.story.feed[0].kind == "slap"
+    assert table.shown.story.feed[0].kind == "slap"
 
 
 

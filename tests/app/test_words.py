@@ -79,7 +79,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
         clock.advance(rng.choice(PACES))
         banners.update(line.plain for line in banner(table.scene())[1])
         banners.update(
-            "".join(text for text, _ in feed_pieces(e, names)) for e in table.story.feed
+            "".join(text for text, _ in feed_pieces(e, names)) for e in table.shown.story.feed
         )
         if table.position.phase is Phase.OVER and rng.random() < 0.05:
             clock.advance(2.0)

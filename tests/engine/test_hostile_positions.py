@@ -192,7 +192,7 @@ def test_stuck_play_phase_with_spit_cards_settles_into_the_spit_on_load() -> Non
     assert g.position.phase is Phase.SPIT and g.stuck
     assert g.start == pos(STUCK)  # the record keeps the position as given
     table = Table(g, VirtualClock())
-    assert table.stuck_shown, "the banner must say 'No plays left: spit!'"
+    assert table.shown.stuck_shown, "the banner must say 'No plays left: spit!'"
     table.clock.advance(1.0)
     assert table.submit_intent(Intent(L, Row.PILE_A, 0)).outcome is Outcome.APPLIED
     table.submit_intent(Intent(R, Row.PILE_A, 0))

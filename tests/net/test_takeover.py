@@ -68,7 +68,7 @@ def dropped_room(seed: int = 4) -> tuple[Lobby, Room, Session, Recorder, Session
 def take_over(room: Room, rung: int) -> None:
     table = room.table
     room.on_takeover = lambda p: room.seat_computer(
-        p, SeatComputer.seat(table, p, rung, table.clock.now() - table.game_started_at)
+        p, SeatComputer.seat(table, p, rung, table.clock.now() - table.shown.started_at)
     )
 
 

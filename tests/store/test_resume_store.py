@@ -50,8 +50,8 @@ def run(table: Table, until: float | None = None) -> None:
     while table.position.phase is not Phase.OVER:
         due = clock.next_time()
         assert due is not None, "stalled"
-        if until is not None and due > table.game_started_at + until:
-            clock.tick(table.game_started_at + until)
+        if until is not None and due > table.shown.started_at + until:
+            clock.tick(table.shown.started_at + until)
             return
         clock.step()
 

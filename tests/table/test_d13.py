@@ -29,7 +29,7 @@ def test_the_windows_are_as_d13_says() -> None:
 
 def test_d13_a_press_0_25_s_after_no_plays_left_counts() -> None:
     table, clock = table_at(STUCK)
-    assert table.stuck_shown  # "No plays left: spit!" is up
+    assert table.shown.stuck_shown  # "No plays left: spit!" is up
     clock.advance(0.25)
     d = table.submit_intent(Intent(Player.LEFT, Row.PILE_A, 0))
     assert d.outcome is Outcome.APPLIED and d.action == "L!"

@@ -50,7 +50,7 @@ def script(seed: int, options: Options, limit: int = 400) -> list[Press]:
         if not moves:
             continue
         action = rng.choice(moves)
-        out.append(Press(clock.now() - table.game_started_at, action))
+        out.append(Press(clock.now() - table.shown.started_at, action))
         table.submit(action)
     return out
 
@@ -90,14 +90,15 @@ def straight_and_resumed(
     if first.counting_down:
         return None  # a quit then loses that last ready: its player presses again
     record = record_of(first)
-    elapsed = first.clock.now() - first.game_started_at
+    elapsed = first.clock.now() - first.shown.started_at
     later = VirtualClock()
     later.advance(clock_start)  # another process: its clock started elsewhere
     resumed = new_table(Game(options=options, seed=seed + 1), later)  # whatever it showed before
     resumed.resume(record, elapsed)
     assert resumed.position == first.position
     assert record_of(resumed) == record
-    assert abs(resumed.play_seconds() - first.play_seconds()) < 0.001 * (1 + len(first.rounds))
+    rounds = len(first.shown.rounds)
+    assert abs(resumed.play_seconds() - first.play_seconds()) < 0.001 * (1 + rounds)
     play(resumed, presses[k:], base=clock_start - stop_at, until=end)
     return straight, resumed
 
@@ -106,20 +107,20 @@ def same_game(a: Table, b: Table) -> None:
     assert b.position == a.position
     assert record_of(b) == record_of(a)  # one record, stamps and all
     assert b.game.rng.getstate() == a.game.rng.getstate()  # the next deals too
-    assert b.rounds == a.rounds
-    assert b.story.played == a.story.played and b.story.held == a.story.held
-    assert b.story.owners == a.story.owners
+    assert b.shown.rounds == a.shown.rounds
+    assert b.shown.story.played == a.shown.story.played and b.shown.story.held == a.shown.story.held
+    assert b.shown.story.owners == a.shown.story.owners
     for t in (a, b):
-        assert t.game_ended_at is not None or t.position.phase is not Phase.OVER
-    if a.game_ended_at is not None and b.game_ended_at is not None:
-        took_a = a.game_ended_at - a.game_started_at
-        took_b = b.game_ended_at - b.game_started_at
+        assert t.shown.ended_at is not None or t.position.phase is not Phase.OVER
+    if a.shown.ended_at is not None and b.shown.ended_at is not None:
+        took_a = a.shown.ended_at - a.shown.started_at
+        took_b = b.shown.ended_at - b.shown.started_at
         assert abs(took_a - took_b) < 1e-6  # the game's time ran on
-    assert abs((a.round_started_at - a.game_started_at)
-               - (b.round_started_at - b.game_started_at)) < 1e-6  # fmt: skip
+    assert abs((a.shown.round_started_at - a.shown.started_at)
+               - (b.shown.round_started_at - b.shown.started_at)) < 1e-6  # fmt: skip
     # the play clock (the round clock, the game-over line) ran on too; the
     # stamps keep whole milliseconds, so to within a millisecond a spit
-    assert abs(a.play_seconds() - b.play_seconds()) < 0.001 * (1 + len(a.rounds))
+    assert abs(a.play_seconds() - b.play_seconds()) < 0.001 * (1 + len(a.shown.rounds))
     assert abs(a.round_play_seconds() - b.round_play_seconds()) < 0.002
 
 
@@ -157,7 +158,7 @@ def test_resume_twice_over_is_still_the_same_game() -> None:
         done = k
         if table.counting_down:
             continue  # stop a moment later
-        record, elapsed = record_of(table), table.clock.now() - table.game_started_at
+        record, elapsed = record_of(table), table.clock.now() - table.shown.started_at
         assert abs(elapsed - stop_at) < 1e-6
         table = new_table(Game())
         table.resume(record, elapsed)

@@ -91,7 +91,7 @@ def test_new_game_replaces_the_display_state_whole() -> None:
     assert t.shown is not old
     fresh = Showing.start(t.game, t.clock.now())
     assert dataclasses.astuple(t.shown) == dataclasses.astuple(fresh)
-    assert not t.counting_down and t.messages.message(Player.LEFT) is None and t.rounds == []
+    assert not t.counting_down and t.messages.message(Player.LEFT) is None and t.shown.rounds == []
     vclock(t).advance(5)  # the old countdown never spits into the new game
     assert t.position.round == 1 and not any(t.position.piles)
 

@@ -60,7 +60,7 @@ class TellingWriter(HistoryWriter):
         before = self.writes
         super()._write(snap)
         if self.writes > before:
-            rounds = len({r.round for r in self.match.table.rounds})
+            rounds = len({r.round for r in self.match.table.shown.rounds})
             print(f"stored {self.game_ids[snap.key]} {rounds}", flush=True)
 
 

@@ -126,7 +126,7 @@ def phase_mark(room: Any) -> tuple[Any, ...]:
     table = room.table
     table.clock.update()  # the room's clock reads real time when asked to
     pos = table.position
-    return (pos.phase, pos.round, table.stuck_shown, table.clock.now())
+    return (pos.phase, pos.round, table.shown.stuck_shown, table.clock.now())
 
 
 def choose(room: Any, seat: Any, shown_since: float) -> Any:
@@ -147,7 +147,7 @@ def choose(room: Any, seat: Any, shown_since: float) -> Any:
         return None
     if table.clock.now() < shown_since + 0.5:
         return None  # past the stale-key window on every screen
-    if pos.phase is Phase.SPIT and (not any(pos.piles) or table.stuck_shown):
+    if pos.phase is Phase.SPIT and (not any(pos.piles) or table.shown.stuck_shown):
         return next((a for a in legal if isinstance(a, Ready)), None)
     if pos.phase is Phase.SLAP:
         slaps = [a for a in legal if isinstance(a, Slap)]

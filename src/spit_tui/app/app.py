@@ -759,7 +759,7 @@ class SpitApp(App[None]):
             return  # the host's (or the demo's) to start
         if self.screen is not self.game_screen or t.position.phase is not Phase.OVER:
             return
-        if t.game_ended_at is not None and t.clock.now() < t.game_ended_at + NEW_GAME_GUARD_S:
+        if t.shown.ended_at is not None and t.clock.now() < t.shown.ended_at + NEW_GAME_GUARD_S:
             return
         self._games += 1
         if self.match is not None and self.match.over:  # the next match begins

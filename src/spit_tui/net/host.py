@@ -274,7 +274,7 @@ class Host:
         from here at that player's pace, and the game goes on."""
         pace = self._pace(room, p)
         table = room.table
-        since = table.clock.now() - table.game_started_at
+        since = table.clock.now() - table.shown.started_at
         name = table.seats.names[p]
         room.seat_computer(p, SeatComputer.seat(table, p, pace.rung, since))
         line = f"the computer plays {name}'s seat from here: level {pace.rung}"

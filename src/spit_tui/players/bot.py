@@ -155,8 +155,8 @@ class Bot:
             t.game.position,
             self.player,
             manual_flip=t.game.options.manual_flip,
-            stuck_banner=t.stuck_shown,
-            counting_down=t.countdown_ends is not None,
+            stuck_banner=t.shown.stuck_shown,
+            counting_down=t.shown.countdown_ends is not None,
             ready=t.ready_flags(),
             cache=self._views,
         )
@@ -165,9 +165,11 @@ class Bot:
         t = self.table
         seen = self._seen
         pos = t.game.position
-        if seen and seen[0] is pos and seen[1] == t.stuck_shown and seen[2] == t.countdown_ends:
+        shown = t.shown
+        stuck, countdown = shown.stuck_shown, shown.countdown_ends
+        if seen and seen[0] is pos and seen[1] == stuck and seen[2] == countdown:
             return
-        self._seen = (pos, t.stuck_shown, t.countdown_ends)
+        self._seen = (pos, stuck, countdown)
         if self._pending is not None:
             if self._action is None:
                 self._cancel()  # a look: something new is on the table, look now
@@ -226,7 +228,7 @@ class Bot:
         """A ready/slap reaction, never inside the table's stale-key window (D13)."""
         t = self.table
         delay = self.level.react.draw(self.rng) * self._pace
-        earliest = earliest_reaction(t.phase_shown_at, t.stale_s) - t.clock.now()
+        earliest = earliest_reaction(t.shown.phase_shown_at, t.stale_s) - t.clock.now()
         return max(delay, earliest)
 
     def _notice(self, view: View, candidates: list[Action], now: float) -> list[Action]:

@@ -226,7 +226,7 @@ class HistoryWriter:
             lost_races=(lost[0], lost[1]),
             play_seconds=table.play_seconds(),  # the game-over line's figure
             finished=table.position.phase is Phase.OVER,
-            clock_seconds=(table.game_ended_at or table.clock.now()) - table.game_started_at,
+            clock_seconds=(table.shown.ended_at or table.clock.now()) - table.shown.started_at,
             identities=seats.identities,
             rungs=seats.rungs,
             daily=seats.daily,
