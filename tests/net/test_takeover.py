@@ -19,7 +19,6 @@ from spit_tui.engine import Options, Player, Source, Variant
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.computer import (
     MIN_PLAYS,
-    TAKEOVER_TAG,
     Pace,
     SeatComputer,
     computer_seating,
@@ -32,9 +31,11 @@ from spit_tui.net.room import Lobby, Room
 from spit_tui.net.session import Session
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import PLACEMENT, TOP, start_rung
+from spit_tui.store.figures import figures
 from spit_tui.store.history import HistoryWriter, Seating
 from spit_tui.store.queries import reaction_times
 from spit_tui.store.records import record_of
+from spit_tui.store.resume import TAKEOVER_TAG, takeover_seats
 from spit_tui.subscription import Subscription
 
 
@@ -75,6 +76,7 @@ def take_over(room: Room, rung: int) -> None:
 def test_a_dropped_seat_finished_by_the_computer_plays_through_the_table_to_the_end() -> None:
     _, room, ana, a, ben, decisions = dropped_room()
     token = room.seats[Player.RIGHT].token
+    bens_own = reaction_times_of(room)  # his card times before he dropped
     take_over(room, 9)
     assert room.offer_takeover(Player.RIGHT, 9, "ben's pace in this game")
     assert a.sent[-1][0] == {"type": "dropped", "name": "ben", "level": 9,
@@ -102,6 +104,13 @@ def test_a_dropped_seat_finished_by_the_computer_plays_through_the_table_to_the_
     assert names == ("ana", "ben") and rungs == (None, 9)
     seat, rung, at = dict(tags)[TAKEOVER_TAG].split()
     assert (seat, rung) == ("R", "9") and float(at[1:]) > 0
+    # ben's figures (his next pace offer, his stats) are his own plays only: the
+    # record's Takeover tag leaves the computer's plays of his seat out
+    with_computers = figures(record).players[Player.RIGHT].reactions
+    record.tags.update(tags)
+    his = figures(record).players[Player.RIGHT]
+    assert list(his.reactions) == bens_own and len(with_computers) > len(bens_own)
+    assert his.cards > len(bens_own)  # the seat's cards count every card played there
     # ben cannot take the seat back
     assert room.take({"token": token, "seat": None}) == (
         "the computer has taken that seat: the game went on without you"
@@ -153,6 +162,41 @@ def test_the_pace_comes_from_stored_figures_then_this_game_then_a_new_players(
     assert len(stored) >= MIN_PLAYS
     pace = pace_of(fresh.table, Player.RIGHT, "ben", str(db))
     assert pace == Pace(start_rung(stored), "stored") and pace.words("ben") == "ben's stored pace"
+
+
+def test_a_player_whose_seat_the_computer_finished_keeps_only_their_own_card_times(
+    tmp_path: Path,
+) -> None:
+    """The host's history (a real SQLite file) stores ben's game with the
+    Takeover tag; his stored card times, which place his next pace offer, are
+    his own plays, not the computer's."""
+    db = tmp_path / "history.db"
+    lob = lobby(4)
+    room = lob.new_room()
+    writer = HistoryWriter(db, threaded=False)
+    writer.attach(room.table, lambda: Seating(*room.seating()))
+    join(lob, room, "left", name="ana")
+    join(lob, room, "right", name="ben")
+    bots = [Bot(room.table, p, "expert", rng=random.Random(4 + p)) for p in Player]
+    for bot in bots:
+        bot.attach()
+    steps(room, lambda: len(room.table.game.log) >= 12)
+    bots[Player.RIGHT].detach()  # ben's hands leave
+    bens_own = reaction_times_of(room)
+    table = room.table
+    table.clock.advance(1.0)  # type: ignore[attr-defined]  # a second later, the computer
+    room.seat_computer(Player.RIGHT, SeatComputer.seat(
+        table, Player.RIGHT, 9, table.clock.now() - table.game_started_at))
+    steps(room, lambda: table.game.over)
+    writer.close()
+    assert len(reaction_times_of(room)) > len(bens_own)  # the computer played his seat on
+    assert reaction_times("ben", db) == bens_own and len(bens_own) >= MIN_PLAYS
+
+
+def test_takeover_tag_parts_that_are_not_a_seat_and_a_time_are_passed_over() -> None:
+    tags = {TAKEOVER_TAG: "R 9 @5.053 X 1 @2.0 L 3 @zz L 4"}
+    assert takeover_seats(tags) == {Player.RIGHT: 5.053}
+    assert takeover_seats({}) == {}
 
 
 def reaction_times_of(room: Room) -> list[float]:

@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # the host loads these when a computer first sits (join never
     from spit_tui.table import Table
 
 MIN_PLAYS = 5  # card times of this game that place a player with nothing stored
-TAKEOVER_TAG = "Takeover"  # the record tag: "R 6 @83.250" (seat, rung, game time in s)
 
 
 @dataclass(frozen=True)
@@ -125,7 +124,7 @@ def computer_seating(
     finish) and the record's Takeover tag saying from when the computer
     played it. The names, the record's tags, the rung per seat."""
     from spit_tui.names import computer_name
-    from spit_tui.store.resume import computer_tag
+    from spit_tui.store.resume import TAKEOVER_TAG, computer_tag
 
     names = list(table.seats.names)
     start = {p: level_words(c.rung) for p, c in computers.items() if c.since_s is None}

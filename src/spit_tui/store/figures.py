@@ -29,7 +29,9 @@ MAX_REACTION_S = 60.0  # longer is someone who stopped looking, not a reaction
 class PlayerFigures(NamedTuple):
     cards: int  # cards played onto the spit piles
     slaps_won: int
-    reactions: tuple[float, ...]  # seconds, one per card played by a stamped action
+    # seconds, one per card played by a stamped action (of the player's own:
+    # never the computer's plays of a seat it took over from them)
+    reactions: tuple[float, ...]
 
 
 class GameFigures(NamedTuple):
@@ -58,7 +60,10 @@ def figures(rec: Record, countdown_s: float = COUNTDOWN_S) -> GameFigures:
     """Walk `rec` (raises `Refusal` if it does not fit its start) and count.
     New plays become possible when each action lands (`Step.lands`: the spit's
     cards a countdown after the ready that brought them)."""
+    from spit_tui.store.resume import takeover_seats
+
     game = rec.game()
+    taken = takeover_seats(rec.tags)
     cards = [0, 0]
     slaps = [0, 0]
     reactions: tuple[list[float], list[float]] = ([], [])
@@ -78,6 +83,9 @@ def figures(rec: Record, countdown_s: float = COUNTDOWN_S) -> GameFigures:
                 c = slot.cards[-1]
                 began = since.get(c)
                 took = None if began is None or step.stamp is None else t - began
+                computer_from = taken.get(action.player)
+                if computer_from is not None and t > computer_from:
+                    took = None  # the computer's, in a seat it took over: not the player's
                 if took is not None and 0 <= took <= MAX_REACTION_S:
                     reactions[action.player].append(round(took, 3))
             cards[action.player] += 1

@@ -38,13 +38,13 @@ def _rungs(tags: dict[str, str]) -> tuple[int | None, int | None] | str:
     rated); or why not (one line)."""
     from spit_tui.engine import Player
     from spit_tui.store.ratings import ANCHORS, RUNG_OF_LEVEL
-    from spit_tui.store.resume import computer_seats
+    from spit_tui.store.resume import TAKEOVER_TAG, computer_seats
 
     rungs: list[int | None] = [None, None]
     for p, words in computer_seats(tags).items():
         level = words.removeprefix("level ")
         rungs[p] = int(level) if level.isdigit() else RUNG_OF_LEVEL.get(words)
-    took = tags.get("Takeover", "").split()
+    took = tags.get(TAKEOVER_TAG, "").split()
     seats = {p.letter: p for p in Player}
     for seat, rung in zip(took[::3], took[1::3], strict=False):
         if seat not in seats or not rung.isdigit():

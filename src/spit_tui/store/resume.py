@@ -36,6 +36,7 @@ from spit_tui.store.records import MAX_RECORD_BYTES
 from spit_tui.store.stored import real, record_text, text, whole
 
 COMPUTER_TAG = "Computer"
+TAKEOVER_TAG = "Takeover"  # "R 6 @83.250": seat, rung, game time in s (net.computer)
 MAX_NAME = 40  # a stored name longer than this was not written by spit-tui
 LOOK_BACK = 20  # unfinished games tried, newest first, for one whose record replays
 
@@ -85,6 +86,24 @@ def computer_seats(tags: Mapping[str, str]) -> dict[Player, str]:
     seats = {p.letter: p for p in Player}
     found = re.findall(r"(?:^| )([LR]) (level [0-9]+|[^ ]+)", tags.get(COMPUTER_TAG, ""))
     return {seats[seat]: level for seat, level in found}
+
+
+def takeover_seats(tags: Mapping[str, str]) -> dict[Player, float]:
+    """The seats the computer took over from a player who dropped, each with
+    the game time (s) it took over at, from the record's tag: that seat's
+    plays from then on are the computer's, not the player's. A part that is
+    not a seat and a time is passed over (the record is untrusted)."""
+    seats = {p.letter: p for p in Player}
+    took = tags.get(TAKEOVER_TAG, "").split()
+    out: dict[Player, float] = {}
+    for seat, at in zip(took[::3], took[2::3], strict=False):
+        try:
+            since = float(at.removeprefix("@"))
+        except ValueError:
+            continue
+        if seat in seats and since >= 0:
+            out[seats[seat]] = since
+    return out
 
 
 # a record too big to be a game's never reaches Python (NULL: passed over)
