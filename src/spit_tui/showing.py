@@ -17,7 +17,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spit_tui.clock import Handle, Stopwatch
-from spit_tui.engine import Event, Game, Phase, Player, Record, RoundEnd, Slap, Stamp
+from spit_tui.engine import (
+    Event,
+    Game,
+    Phase,
+    Play,
+    Player,
+    Position,
+    Record,
+    RoundEnd,
+    Slap,
+    Stamp,
+)
 from spit_tui.story import Story
 
 __all__ = ["HIGHLIGHT_S", "Showing", "playing"]
@@ -81,6 +92,30 @@ class Showing:
         for step in steps:
             shown.saw(step.event, t0 + step.lands(countdown_s))
         return game, shown
+
+    def lit_piles(self, pos: Position, now: float) -> tuple[int, ...]:
+        """Piles whose top card just landed (highlighted for a moment)."""
+        ev = self.last_event
+        if ev is None or self.highlight_until <= now:
+            return ()
+        if ev.spat:
+            return tuple([i for i, _ in ev.spat])
+        if ev.card is not None and isinstance(ev.action, Play):
+            pile = ev.action.pile
+            if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
+                return (pile,)
+        return ()
+
+    def left_slot(self, now: float) -> tuple[Player, int] | None:
+        """The stockpile a card just left for a pile (marked for as long as the
+        pile it landed on is lit): who played it and from which slot."""
+        ev = self.last_event
+        if ev is None or self.highlight_until <= now:
+            return None
+        a = ev.action
+        if isinstance(a, Play) and ev.card is not None:
+            return (a.player, a.slot)
+        return None
 
     def saw(self, event: Event, now: float) -> None:
         """Show what `event` did, as of game time `now`: as it lands on the

@@ -1,12 +1,18 @@
 """The table: one arrival-ordered input path between players and the engine,
-plus everything timed around the rules (countdown, stuck banner, stale keys,
-messages, highlights), all scheduled on the game clock.
+and what is timed around it on the game clock: the countdown before a spit,
+the stuck call, the stale-key and repeat rules (through its key gate), the
+highlight of the card just played.
 
 Humans (key presses) and bots (scheduled actions) both come through
 `Table.submit`, so the order in which things reach `submit` is the order in
 which the engine applies them (D5). Every submission gets exactly one
-`Decision` in `decisions`, which is what the burst benchmark and the fairness
-tests read. Nothing here imports Textual: the app is a view of a Table.
+`Decision` (spit_tui.decision) in `decisions`, which is what the burst
+benchmark and the fairness tests read. Beside the path, each in a module of
+its own: what the game has on show (spit_tui.showing, which the path alone
+writes), who sits where (spit_tui.seats), the word beside each player
+(spit_tui.messages), the Scene a screen draws (spit_tui.tablescene) and who
+hears of it (spit_tui.subscription). Nothing here imports Textual: the app
+is a view of a Table.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ from spit_tui.engine import (
     Event,
     Game,
     Phase,
-    Play,
     Player,
     Position,
     Ready,
@@ -50,10 +55,10 @@ STUCK_DELAY_S = 0.35  # let players see the last card before "no plays left"
 class Table:
     """A game in progress at a table: the Game, the clock, and what is on show.
 
-    Others read it (the views, the bots) and act on it through its methods only:
-    `submit`/`submit_intent` (the one input path), `messages.say` (a word beside
-    a player: spit_tui.messages), `pause`, `seat` (who sits where:
-    spit_tui.seats) and `new_game`."""
+    Others read it (the scene, the bots, the history) and act on it through
+    its methods only: `submit`/`submit_intent` (the one input path),
+    `messages.say` (a word beside a player), `pause`, `seat` (who sits where)
+    and `new_game`/`resume`."""
 
     def __init__(
         self,
@@ -111,31 +116,6 @@ class Table:
     def countdown_left(self) -> float:
         ends = self.shown.countdown_ends
         return 0.0 if ends is None else max(0.0, ends - self.clock.now())
-
-    def lit_piles(self) -> tuple[int, ...]:
-        """Piles whose top card just landed (highlighted for a moment)."""
-        ev = self.shown.last_event
-        if ev is None or self.shown.highlight_until <= self.clock.now():
-            return ()
-        pos = self.game.position
-        if ev.spat:
-            return tuple(i for i, _ in ev.spat)
-        if ev.card is not None and isinstance(ev.action, Play):
-            pile = ev.action.pile
-            if pile < len(pos.piles) and pos.pile_top(pile) == ev.card:
-                return (pile,)
-        return ()
-
-    def left_slot(self) -> tuple[Player, int] | None:
-        """The stockpile a card just left for a pile (marked for as long as the
-        pile it landed on is lit): who played it and from which slot."""
-        ev = self.shown.last_event
-        if ev is None or self.shown.highlight_until <= self.clock.now():
-            return None
-        a = ev.action
-        if isinstance(a, Play) and ev.card is not None:
-            return (a.player, a.slot)
-        return None
 
     @property
     def decided(self) -> int:
@@ -372,34 +352,34 @@ class Table:
 
     def new_game(self, game: Game) -> None:
         """Start over at the same table (after a game ends): a fresh Showing."""
+        self._begin(game, Showing.start(game, self.clock.now()))
+        self._new_game_told()
+
+    def _begin(self, game: Game, shown: Showing) -> None:
+        """`game` is this table's now, with `shown` on show: nothing of the
+        last game's (its countdown, its words) is left behind."""
         if self.shown.countdown is not None:
             self.shown.countdown.cancel()
         self.game = game
-        self.shown = Showing.start(game, self.clock.now())
+        self.shown = shown
         self.messages.forget()
-        self._new_game_told()
 
     def resume(self, record: Record, elapsed: float, hold: bool = False) -> None:
         """Continue a stopped game: `record` is its log so far, `elapsed` the
         game clock's seconds since it began when it stopped (pauses left out;
         the play clock is rebuilt from the stamps, so it is not needed).
 
-        The record is replayed from its own start (the seed's deal or its
-        position), so the position is the one it stopped at and the Random that
-        deals the rounds to come stands exactly where it stood. Every event is
-        shown as it was, at its stamp's time (story, rounds, the round's start),
-        and the clock is set back by `elapsed`: the game's time, the round's
-        and the stamps of the actions to come run on as if it had never
-        stopped. `hold`: the game waits (paused) until `play_on`, so nobody,
-        the computer included, moves before both players have the board in view.
-        Raises `Refusal` if the log does not fit its start (nothing changes then)."""
+        The record is replayed from its own start (Showing.replayed), so the
+        position and the Random that deals the rounds to come stand exactly
+        where they stood, and every event is shown as it was at its stamp's
+        time, the clock set back by `elapsed`: the game's time, the round's and
+        the stamps to come run on as if it had never stopped. `hold`: the game
+        waits (paused) until `play_on`, so nobody, the computer included, moves
+        before both players have the board in view. Raises `Refusal` if the
+        log does not fit its start (nothing changes then)."""
         t0 = self.clock.now() - elapsed
         game, shown = Showing.replayed(record, t0, self.countdown_s)  # a Refusal: no change
-        if self.shown.countdown is not None:
-            self.shown.countdown.cancel()
-        self.game = game
-        self.shown = shown
-        self.messages.forget()
+        self._begin(game, shown)
         pos = self.game.position
         if pos.phase is Phase.SPIT and any(pos.piles) and shown.stuck_since is not None:
             due = shown.stuck_since + self.stuck_delay_s

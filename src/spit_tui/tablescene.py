@@ -72,8 +72,8 @@ class SceneBuilder:
             feed=tuple(story.feed),
             played=(story.played[0], story.played[1]),
             trend=tuple(story.trend()),
-            lit=table.lit_piles(),
-            left_slot=table.left_slot(),
+            lit=shown.lit_piles(pos, now),
+            left_slot=shown.left_slot(now),
             last_round=shown.last_round,
             scoreboard=tuple(
                 [Scored(i, r.round_points) for i, r in enumerate(rounds[first:], first + 1)]

@@ -94,7 +94,7 @@ async def test_reduced_motion_draws_no_highlight() -> None:
             await settle(pilot)
             await pilot.press("y")
             board = app.game_screen.query_one("#board", BoardView)
-            assert app.table.lit_piles() == (0,)  # the table's highlight runs either way
+            assert app.table.scene().lit == (0,)  # the table's highlight runs either way
             assert board.scene.lit == lit
             assert (board.scene.left_slot is None) == reduced
             assert app.animation_level == ("none" if reduced else "full")
@@ -152,7 +152,7 @@ async def test_reduced_motion_reaches_the_helps_live_boards() -> None:
             play = next(a for a in table.game.legal_actions(Player.LEFT) if isinstance(a, Play))
             await pilot.press(key_for_action(play))
             await pilot.pause()
-            assert table.lit_piles() == (play.pile,)  # the help's table lights the pile
+            assert table.scene().lit == (play.pile,)  # the help's table lights the pile
             board = help_screen.query_one("#help-board", BoardView)
             assert board.scene.lit == (() if reduced else (play.pile,))
 
@@ -170,5 +170,5 @@ async def test_reduced_motion_reaches_the_replay() -> None:
         app.use_settings(Settings(reduced_motion=reduced))
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.press(*["right"] * (first_play + 1))
-            assert app.table.lit_piles()  # the replay's table lights the pile played on
+            assert app.table.scene().lit  # the replay's table lights the pile played on
             assert (app.query_one(BoardView).scene.lit == ()) == reduced
