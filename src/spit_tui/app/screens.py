@@ -20,6 +20,7 @@ from textual.widgets import Static
 from spit_tui.app.banner import OVER_KEYS, Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.cues import Bell, still
+from spit_tui.app.repaint import CellsCompositor
 from spit_tui.app.status import HeaderBar, Scoreboard
 from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock
@@ -120,6 +121,7 @@ class GameScreen(Screen[None]):
         pauses: bool = True,
     ) -> None:
         super().__init__(id="game")
+        self._compositor = CellsCompositor()  # a key writes only the cells it changed
         self.table = table
         self.names_key = names_key  # offered on the opening banner ("" for none)
         self.over_keys = over_keys  # offered on the game-over banner (the app's mode's)

@@ -101,6 +101,7 @@ class LinesView(SceneView):
         self._width = -1
         self._stale = True
         self._base: Style | None = None
+        self._handed: dict[int, Strip] = {}  # the lines last handed to the compositor
 
     def notify_style_update(self) -> None:
         self._base = None
@@ -133,9 +134,10 @@ class LinesView(SceneView):
             self.refresh(*dirty)
 
     def _update(self, width: int) -> list[Region]:
-        """Bring the strips up to date; where the lines changed (only the cells
-        between the first and the last changed segment of each line, so a play
-        repaints a card and a count, not whole lines)."""
+        """Bring the strips up to date; where the lines changed (only the runs of
+        cells that differ, so a play repaints a card and a count, not the whole
+        row between the first and the last change: fewer bytes to the terminal
+        and less for the compositor to cut and encode)."""
         self._stale = False
         new = self.lines()
         old = self._segs
@@ -146,21 +148,21 @@ class LinesView(SceneView):
         strips = self._strips[: len(new)]
         dirty = []
         for y, segs in enumerate(new):
-            if y < len(old) and y < len(strips) and old[y] == segs:
-                continue
-            length = line_length(segs)  # once a line: it is summed cell by cell
             if y < len(old) and y < len(strips):
-                x0, x1 = changed_span(old[y], segs, width, length)
+                before = old[y]
+                if before == segs:
+                    continue
+                spans = changed_spans(before, segs, width)
             else:
-                x0, x1 = 0, width
-            strip = Strip(segs, length)
+                spans = [(0, width)]
+            strip = Strip(segs)
             if strip.cell_length != width:
                 strip = strip.adjust_cell_length(width, base)
             if y < len(strips):
                 strips[y] = strip
             else:
                 strips.append(strip)
-            dirty.append(Region(x0, y, max(1, x1 - x0), 1))
+            dirty += [Region(x0, y, x1 - x0, 1) for x0, x1 in spans]
         self._segs = new
         self._strips = strips
         return dirty
@@ -183,6 +185,69 @@ class LinesView(SceneView):
             return strips[y]
         return Strip.blank(width, self.rich_style)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines for the compositor. A view with no border, padding,
+        outline, tint, hatch or opacity (the board) hands out its own lines
+        with the app's filters applied: Textual's styles cache would copy every
+        changed line into a new strip first (about 20 µs a line, eight lines a
+        key). Each line handed out before and now replaced is unlinked
+        (`unlink`), so it is freed at once."""
+        if self._plain():
+            width = self.size.width
+            lines = self._get_strips(width)
+            filters = self.get_line_filters()
+            background = self.background_colors[1]
+            blank = None
+            strips = []
+            for y in crop.line_range:
+                if y < len(lines):
+                    strip = lines[y]
+                else:
+                    strip = blank = blank or Strip.blank(width, self.rich_style)
+                for line_filter in filters:
+                    strip = strip.apply_filter(line_filter, background)
+                strips.append(strip)
+            if crop.column_span != (0, width):
+                strips = [strip.crop(crop.x, crop.right) for strip in strips]
+        else:
+            strips = super().render_lines(crop)
+        self._dirty_regions.clear()  # (read only by Widget.render_line, not used here)
+        if crop.x == 0 and crop.width == self.size.width:  # whole lines: the usual case
+            handed = self._handed
+            for y, strip in enumerate(strips, crop.y):
+                old = handed.get(y)
+                if old is not strip:
+                    if old is not None:
+                        unlink(old)
+                    handed[y] = strip
+        return strips
+
+    def _plain(self) -> bool:
+        """Whether Textual's styles would leave this view's lines as they are."""
+        styles = self.styles
+        return (
+            not any(styles.gutter)  # no border, no padding
+            and not any(edge for edge, _ in styles.outline)
+            and not styles.tint.a
+            and styles.text_opacity == 1.0
+            and self.opacity == 1.0
+            and not (styles.has_rule("hatch") and styles.hatch != "none")
+        )
+
+
+def unlink(strip: Strip) -> None:
+    """Break the reference cycle a drawn line keeps in Textual 8.2.8: the
+    compositor divides each widget's line at the widget's edges, and a line cut
+    only at its own end caches a list holding itself (`Strip.divide`). Such a
+    line, with its segments and caches (about 100 objects), outlives its last
+    use until Python's cycle collector runs: a board line changed on every key
+    made that collector run on every key (about 0.13 ms each). Unlinked, the
+    line is freed when the screen drops it. Clearing a cache is always safe:
+    at worst Textual divides the line again."""
+    cache = getattr(strip, "_divide_cache", None)
+    if cache is not None:
+        cache.clear()
+
 
 Line = tuple[Segment, ...]
 
@@ -191,25 +256,65 @@ def line_length(segs: Line) -> int:
     return sum(seg.cell_length for seg in segs)
 
 
-def changed_span(
-    old: Line, new: Line, width: int, new_length: int | None = None
-) -> tuple[int, int]:
-    """The cells [x0, x1) outside which two lines have the same segments
-    (`new_length`: the new line's cells, if known)."""
-    n = min(len(old), len(new))
-    i = 0
-    x0 = 0
-    while i < n and old[i] == new[i]:
-        x0 += new[i].cell_length
-        i += 1
-    j = 0
-    tail = 0
-    while j < n - i and old[-1 - j] == new[-1 - j]:
-        tail += new[-1 - j].cell_length
-        j += 1
-    total = line_length(new) if new_length is None else new_length
-    x1 = max(x0, total - tail)
-    return min(x0, width), min(max(x1, x0 + 1), width)
+SPAN_GAP = 8  # cells: two changed runs closer than this are sent as one (a cursor
+# move costs about as many bytes as the unchanged cells between them)
+
+
+def changed_spans(old: Line, new: Line, width: int, gap: int = SPAN_GAP) -> list[tuple[int, int]]:
+    """The runs of cells [x0, x1) in which two lines differ, in order, each at
+    least one cell and within `width` (runs less than `gap` cells apart are
+    joined). Both lines are walked segment by segment; a segment equal to the
+    one at the same cell in the other line is unchanged, anything else (a new
+    text, a new style, segments cut at other cells) is changed up to the next
+    cell where both lines have a segment boundary, so no changed cell is ever
+    left out. Cells past the shorter line's end count as changed."""
+    spans: list[tuple[int, int]] = []
+    i = j = 0
+    xo = xn = 0  # where old[i] and new[j] start
+    start = -1  # the start of the changed run being walked (-1: none)
+    n_old, n_new = len(old), len(new)
+    while i < n_old and j < n_new:
+        if xo == xn:
+            a, b = old[i], new[j]
+            if a is b or a == b:
+                if start >= 0:
+                    spans.append((start, xo))
+                    start = -1
+                xo = xn = xo + b.cell_length
+                i += 1
+                j += 1
+                continue
+            if start < 0:
+                start = xo
+            xo += a.cell_length
+            xn += b.cell_length
+            i += 1
+            j += 1
+        elif xo < xn:
+            xo += old[i].cell_length
+            i += 1
+        else:
+            xn += new[j].cell_length
+            j += 1
+    if i < n_old or j < n_new or xo != xn:  # one line is longer: its tail changed
+        if start < 0:
+            start = min(xo, xn)
+        end = max(xo + line_length(old[i:]), xn + line_length(new[j:]))
+        spans.append((start, max(end, start + 1)))
+    elif start >= 0:
+        spans.append((start, xo))
+    out: list[tuple[int, int]] = []
+    for x0, x1 in spans:
+        if x0 >= width:
+            break  # past the edge: never drawn
+        x1 = min(x1, width)
+        if x1 <= x0:
+            continue  # (segments of no cells: nothing to see)
+        if out and x0 - out[-1][1] < gap:
+            out[-1] = (out[-1][0], x1)
+        else:
+            out.append((x0, x1))
+    return out or [(0, 1)]  # (a change past the edge only: one cell, harmless)
 
 
 Piece = tuple[str, Style | None]  # a run of text and its style (None: the widget's own)
