@@ -8,6 +8,10 @@ Runs, in this order:
   latency    key press to visible change and start-up, spit-tui vs the echo
              app, in tmux (benchmarks/latency.py); a full run also polls
              through one tmux control client (the *_ctl_* figures)
+  keycost    what one key costs the app itself, measured inside it in tmux:
+             main-thread CPU from the key to its frame, and bytes written to
+             the terminal, spit-tui vs the echo app (benchmarks/keycost.py;
+             steady on a loaded machine, unlike wall-clock latency)
   burst      200 keys in bursts of 20 (one send-keys each); one decision per
              key, in order; no key within 60 ms of itself (benchmarks/burst.py)
   game       one whole fast demo game in tmux: frame times and memory, vs the
@@ -58,6 +62,7 @@ import browser_latency  # noqa: E402
 import burst  # noqa: E402
 import engine  # noqa: E402
 import game  # noqa: E402
+import keycost  # noqa: E402
 import latency  # noqa: E402
 import stats  # noqa: E402
 from userdirs import temporary_user_dirs  # noqa: E402
@@ -110,6 +115,11 @@ ROWS: list[tuple[str, str]] = [
     ("baseline_key_latency_ctl_ms_p50", "ms"),
     ("baseline_key_latency_ctl_ms_p95", "ms"),
     ("key_latency_ctl_ratio_p50", "x"),
+    ("key_cpu_ms_p50", "ms"),
+    ("baseline_key_cpu_ms_p50", "ms"),
+    ("key_cpu_ratio_p50", "x"),
+    ("key_bytes_p50", "B"),
+    ("baseline_key_bytes_p50", "B"),
     ("startup_ms", "ms"),
     ("baseline_startup_ms", "ms"),
     ("startup_ratio", "x"),
@@ -149,6 +159,11 @@ TERMINAL_KEYS = [
     "baseline_key_latency_ctl_ms_p50",
     "baseline_key_latency_ctl_ms_p95",
     "key_latency_ctl_ratio_p50",
+    "key_cpu_ms_p50",
+    "baseline_key_cpu_ms_p50",
+    "key_cpu_ratio_p50",
+    "key_bytes_p50",
+    "baseline_key_bytes_p50",
     "startup_ms",
     "baseline_startup_ms",
     "startup_ratio",
@@ -220,6 +235,20 @@ def run_latency(quick: bool) -> dict[str, Any]:
         out["key_latency_ctl_ratio_p50"] = round(c50 / cb50, 3) if cb50 else None
         out["_details"]["control"] = ctl
     return out
+
+
+def run_keycost(quick: bool) -> dict[str, Any]:
+    """CPU and bytes a key, inside each app (benchmarks/keycost.py)."""
+    res = keycost.run(runs=1 if quick else 3)
+    spit, echo = res["spit-tui"], res["echo"]
+    return {
+        "key_cpu_ms_p50": spit["cpu_ms_p50"],
+        "baseline_key_cpu_ms_p50": echo["cpu_ms_p50"],
+        "key_cpu_ratio_p50": res["cpu_ratio_p50"],
+        "key_bytes_p50": spit["bytes_p50"],
+        "baseline_key_bytes_p50": echo["bytes_p50"],
+        "_details": res,
+    }
 
 
 def run_burst(quick: bool) -> dict[str, Any]:
@@ -316,6 +345,7 @@ STEPS: list[tuple[str, Callable[[bool], dict[str, Any]], bool]] = [
     ("sim", run_sim, False),
     ("stats", run_stats, False),
     ("latency", run_latency, True),
+    ("keycost", run_keycost, True),
     ("burst", run_burst, True),
     ("game", run_game, True),
     ("browser", run_browser, True),
@@ -416,6 +446,7 @@ def _fmt(v: Any, unit: str) -> str:
 RATIO_OF = {
     "key_latency_ms_p50": "key_latency_ratio_p50",
     "key_latency_ctl_ms_p50": "key_latency_ctl_ratio_p50",
+    "key_cpu_ms_p50": "key_cpu_ratio_p50",
     "startup_ms": "startup_ratio",
     "rss_mb": "rss_ratio",
     "browser_key_ms_p50": "browser_key_ratio_p50",

@@ -24,6 +24,8 @@ KEYS = [
     "baseline_key_latency_ms_p50",
     "baseline_key_latency_ms_p95",
     "key_latency_ratio_p50",
+    "key_cpu_ms_p50",
+    "key_bytes_p50",
     "startup_ms",
     "baseline_startup_ms",
     "startup_ratio",
@@ -104,3 +106,19 @@ def test_burst_counting() -> None:
     assert burst.kind({"outcome": "applied"}) == "acted"
 
 
+
+
+def test_keycost_takes_each_keys_first_frame() -> None:
+    import keycost  # benchmarks/keycost.py
+
+    # CPU stamps (s): keys at 1.0 and 2.0, then a quit key at 3.0; frames after each
+    log = {
+        "keys": [1.0, 2.0, 3.0],
+        "frames": [[0.5, 9000], [1.002, 300], [1.5, 40], [2.0015, 200], [3.1, 999]],
+        "waits": [1.0021, 2.0016],
+    }
+    rows = keycost.per_key(log, sent=2)
+    assert [r["bytes"] for r in rows] == [300, 200]
+    assert [r["bytes_all"] for r in rows] == [340, 200]  # the fade's frame counts to its key
+    assert [round(r["cpu_ms"], 3) for r in rows] == [2.0, 1.5]
+    assert [round(r["idle_ms"], 3) for r in rows] == [2.1, 1.6]
