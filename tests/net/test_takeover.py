@@ -186,7 +186,7 @@ def test_a_player_whose_seat_the_computer_finished_keeps_only_their_own_card_tim
     table = room.table
     table.clock.advance(1.0)  # type: ignore[attr-defined]  # a second later, the computer
     room.seat_computer(Player.RIGHT, SeatComputer.seat(
-        table, Player.RIGHT, 9, table.clock.now() - table.game_started_at))
+        table, Player.RIGHT, 9, table.clock.now() - table.shown.started_at))
     steps(room, lambda: table.game.over)
     writer.close()
     assert len(reaction_times_of(room)) > len(bens_own)  # the computer played his seat on
