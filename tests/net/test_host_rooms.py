@@ -8,15 +8,19 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import threading
 from pathlib import Path
 
+import pytest
 from testkit.join import FAST, until
 
 from spit_tui.engine import Phase, Play, Player
 from spit_tui.keys.intent import Row, intent_for
 from spit_tui.net.client import Client, play_as_bot
 from spit_tui.net.host import Host
+from spit_tui.net.room import Room
 from spit_tui.net.seatproto import Offered
+from spit_tui.players.ladder import start_rung
 from spit_tui.store.history import HistoryWriter
 
 GAME_S = 60.0
@@ -36,6 +40,16 @@ async def _into_play(left: Client, right: Client) -> None:
     right.press(Row.PILE_A, 0)
 
 
+async def _playing(host: Host) -> tuple[Room, Client, Client]:
+    """A new room on `host`, both seats taken, in play."""
+    room = host.new_room()
+    left = await Client.join("127.0.0.1", host.port, room.code, "left")
+    right = await Client.join("127.0.0.1", host.port, room.code, "right")
+    await _into_play(left, right)
+    await until(lambda: room.table.position.phase is Phase.PLAY, "in play")
+    return room, left, right
+
+
 async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
     tmp_path: Path,
 ) -> None:
@@ -45,11 +59,7 @@ async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
     host.on_room_stopped = lambda room, line: stopped.append(line)
     await host.start()
     try:
-        room = host.new_room()
-        left = await Client.join("127.0.0.1", host.port, room.code, "left")
-        right = await Client.join("127.0.0.1", host.port, room.code, "right")
-        await _into_play(left, right)
-        await until(lambda: room.table.position.phase is Phase.PLAY, "in play")
+        room, left, right = await _playing(host)
         plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
         left.press(*intent_for(plays[0])[1:])  # right after its spit key: not a repeat here
         await until(lambda: len(room.table.game.log) >= 3, "a card is played")
@@ -73,6 +83,39 @@ async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
     finally:
         await host.close()
     assert games(db) == [(0, 0, "LEFT", "RIGHT")]  # kept unfinished (no round over yet)
+
+
+async def test_the_stored_pace_is_read_off_the_loop_and_the_level_offered_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dropped player's stored card times come from the host's history in a
+    thread (a SQLite query never holds up the rooms on the loop); the level
+    offered from them is the level the computer then plays at."""
+    import spit_tui.players.auto as auto
+
+    stored = [0.9] * 12
+    read_in: list[threading.Thread] = []
+
+    def reading(name: str | None, db: str | None = None) -> list[float]:
+        read_in.append(threading.current_thread())
+        return stored if name == "RIGHT" else []
+
+    monkeypatch.setattr(auto, "stored_reaction_times", reading)
+    host = Host(port=0, timings=FAST, seed=3, wait_s=0.3, history=HistoryWriter(tmp_path / "h.db"))
+    await host.start()
+    try:
+        room, left, right = await _playing(host)
+        await right.close()
+        await until(lambda: left.offered is not None, "LEFT is offered the computer", timeout=5)
+        rung = start_rung(stored)
+        assert left.offered == Offered("RIGHT", rung, "RIGHT's stored pace")
+        assert read_in and all(t is not threading.main_thread() for t in read_in)
+        left.takeover()
+        await until(lambda: Player.RIGHT in room.computers, "the computer sits", timeout=5)
+        assert room.computers[Player.RIGHT].rung == rung
+        await left.close()
+    finally:
+        await host.close()
 
 
 async def test_a_finished_game_is_stored_in_the_hosts_history(tmp_path: Path) -> None:

@@ -51,10 +51,15 @@ class Pace:
 
 
 def pace_of(table: Table, p: Player, name: str | None, db: str | None) -> Pace:
-    """Where player `p` (called `name`) sits on the ladder, by the module doc's rule."""
+    """Where player `p` (called `name`) sits on the ladder, by the module doc's
+    rule (this reads the history: the host does so in a thread, then `pace_from`)."""
     from spit_tui.players.auto import stored_reaction_times
 
-    stored = stored_reaction_times(name, db) if name else []
+    return pace_from(table, p, stored_reaction_times(name, db) if name else [])
+
+
+def pace_from(table: Table, p: Player, stored: list[float]) -> Pace:
+    """`pace_of` with the player's stored card times already read."""
     if stored:
         return Pace(start_rung(stored), "stored")
     times = _this_game(table, p)

@@ -32,7 +32,7 @@ from spit_tui.keys.gate import STALE_S
 from spit_tui.subscription import Subscription
 from spit_tui.table import COUNTDOWN_S, STUCK_DELAY_S, Outcome, Table
 
-from .computer import Pace, SeatComputer, pace_of
+from .computer import Pace, SeatComputer, pace_from
 from .latency import PING_S, LoopLag
 from .limits import Addresses, Limits
 from .protocol import FRAME_S, ProtocolError, encode, read_frame, refused
@@ -120,6 +120,8 @@ class Host:
         self.wait_s = wait_s  # how long a room waits for a seat that dropped
         self.history = history  # where the rooms' games are stored, if anywhere
         self._giving_up: dict[str, asyncio.TimerHandle] = {}
+        self._paces: dict[str, Pace] = {}  # the pace offered for a room's dropped seat
+        self._reads: set[asyncio.Task[None]] = set()  # stored paces being read
         self.on_room_stopped: Callable[[Room, str], None] = lambda room, line: None
         self._outer_handler: Any = None
         self.loop_lag = LoopLag()  # how late this host's own loop runs (net.latency)
@@ -249,30 +251,52 @@ class Host:
             loop = asyncio.get_running_loop()
             self._giving_up[room.code] = loop.call_later(self.wait_s, self._give_up, room)
 
-    def _give_up(self, room: Room) -> None:
+    def _give_up(self, room: Room, stored: list[float] | None = None) -> None:
         """A seat did not come back in time: the player still there chooses
         (the computer finishes that seat, or they stop: net.computer); with
         nobody there, or once chosen so, the game is stored as it stands and
-        the room stopped."""
+        the room stopped. The pace offered comes from the dropped player's
+        `stored` card times, read from the history in a thread first (a
+        SQLite query never holds up every room on this loop)."""
         who = room.waiting or "a player"
         if room.offered is not None:  # the one asked has left since: the dropped seat is why
             who = room.table.seats.names[room.offered]
         gone = [p for p, s in room.seats.items() if s.conn is None and p not in room.computers]
         if room.offered is None and len(gone) == 1 and not room.table.game.over:
             p = gone[0]
-            pace = self._pace(room, p)
+            if stored is None and self.history is not None:
+                self._read_pace(room, p)  # then here again, with what is stored
+                return
+            pace = pace_from(room.table, p, stored or [])
             if room.offer_takeover(p, pace.rung, pace.words(room.table.seats.names[p])):
+                self._paces[room.code] = pace  # the level offered is the level that plays
                 return  # the room waits for their choice (or for the seat, still)
         self._stop(room, f"{who} did not come back within {self.wait_s:g} s: the game is stopped")
 
-    def _pace(self, room: Room, p: Player) -> Pace:
-        db = None if self.history is None else str(self.history.path)
-        return pace_of(room.table, p, room.table.seats.names[p], db)
+    def _read_pace(self, room: Room, p: Player) -> None:
+        """Read seat `p`'s player's stored card times in a thread, then offer
+        (unless the room has ended, an offer was made, or they came back since)."""
+        from spit_tui.players.auto import stored_reaction_times
+
+        assert self.history is not None
+        name, db = room.table.seats.names[p], str(self.history.path)
+
+        async def read() -> None:
+            stored = await asyncio.to_thread(stored_reaction_times, name, db)
+            if self.lobby.rooms.get(room.code) is not room or room.offered is not None:
+                return
+            if any(s.conn is None and q not in room.computers for q, s in room.seats.items()):
+                self._give_up(room, stored)
+
+        task = asyncio.get_running_loop().create_task(read())
+        self._reads.add(task)
+        task.add_done_callback(self._reads.discard)
 
     def _take_over(self, room: Room, p: Player) -> None:
         """The player still there chose the computer for seat `p`: it plays
         from here at that player's pace, and the game goes on."""
-        pace = self._pace(room, p)
+        # as offered (none offered: never through the protocol) the pace of this game
+        pace = self._paces.pop(room.code, None) or pace_from(room.table, p, [])
         table = room.table
         since = table.clock.now() - table.shown.started_at
         name = table.seats.names[p]
@@ -286,6 +310,7 @@ class Host:
         timer = self._giving_up.pop(room.code, None)
         if timer is not None:
             timer.cancel()
+        self._paces.pop(room.code, None)
         self._store(room)
         self._drop(room)
         room.on_seats = lambda: None  # the seats leaving now start no wait
@@ -408,6 +433,8 @@ class Host:
         for timer in self._giving_up.values():
             timer.cancel()
         self._giving_up.clear()
+        for task in list(self._reads):
+            task.cancel()
         for room in list(self.lobby.rooms.values()):
             room.on_seats = lambda: None
             self._store(room)
