@@ -123,3 +123,24 @@ def test_snapshot_game_over_in_a_match(snap_compare: Snap, tmp_path: Path) -> No
     path = tmp_path / "h.sqlite3"
     seed_history(path, 2)
     assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish_in_a_match)
+
+
+async def test_a_finished_game_counts_into_the_match_once_and_the_next_game_again() -> None:
+    """The app counts a game when it ends, once however often the board is
+    repainted after; the table's news of a new game (not a change of Game
+    object) makes the next game countable."""
+    app = make_app(OVER, names=("ANN", "BO"))
+    app.start_match(3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await advance(pilot, 1.0)
+        await press(pilot, "q")  # ANN's last card
+        await advance(pilot, 2.0)
+        for _ in range(3):
+            app.table.messages.say(Player.LEFT, "a repaint")
+        assert app.match is not None and (app.match.wins, app.match.games) == ([1, 0], 1)
+        app.table.new_game(make_app(OVER).table.game)  # the same deal again
+        await advance(pilot, 1.0)
+        assert app.match.games == 1  # not over yet: nothing counted
+        await press(pilot, "q")
+        await advance(pilot, 2.0)
+        assert (app.match.wins, app.match.games) == ([2, 0], 2)

@@ -136,7 +136,7 @@ class SpitApp(App[None]):
         self._wakeup: asyncio.TimerHandle | None = None  # see _wake_for_next_event
         self.history: HistoryWriter | None = None  # see attach_history
         self.match: MatchScore | None = None  # see start_match
-        self._counted: Game | None = None  # the last game counted into the match
+        self._counted = False  # the game in play is counted into the match (it ended)
         self._seat = seat
         if seat is not None:
             self.clock = seat.clock
@@ -164,7 +164,7 @@ class SpitApp(App[None]):
             pauses=self.mode.pause_refused() is None,
         )
         self.board.subscribe(
-            Subscription(on_change=self._on_change, on_new_game=self._new_game_notes)
+            Subscription(on_change=self._on_change, on_new_game=self._new_game)
         )
         self.mode.bind(self)
         if on_table is not None:
@@ -629,18 +629,20 @@ class SpitApp(App[None]):
         self.game_screen.notes = replace(self.game_screen.notes, **notes)
         self._on_change()
 
-    def _new_game_notes(self) -> None:
-        """A new (or resumed) game: this game's notes go, the match's stays."""
+    def _new_game(self) -> None:
+        """A new (or resumed) game (the table says so): this game's notes go,
+        the match's stays, and the game is not yet counted into the match."""
         self.game_screen.notes = Notes(match=self.game_screen.notes.match)
+        self._counted = False
 
     def _count_for_match(self) -> None:
         """Count a game into the match once, when it ends."""
         if self.match is None:
             return  # (a remote seat has no table of its own, and no match)
         t = self.table
-        if t.position.phase is not Phase.OVER or self._counted is t.game:
+        if t.position.phase is not Phase.OVER or self._counted:
             return
-        self._counted = t.game
+        self._counted = True
         self.match.add(t.position.winner)
         self._show_match()
 
