@@ -11,10 +11,10 @@ public listener lists.
 - `on_new_game()`: the table has a new game (the next deal, or a stopped game
   resumed): whatever was kept about the last one is the last one's.
 
-`Subscribers` keeps them for the table: a tuple per kind, rebuilt when a
-subscription comes or goes, so the hot path walks a tuple, and a listener
-that unsubscribes (or subscribes) while being told changes only what later
-news reaches.
+`Subscribers` keeps them for the table (and a remote seat), and tells them:
+a tuple per kind, rebuilt when a subscription comes or goes, so the hot path
+walks a tuple, and a listener that unsubscribes (or subscribes) while being
+told changes only what later news reaches.
 """
 
 from __future__ import annotations
@@ -70,3 +70,24 @@ class Subscribers:
 
     def __len__(self) -> int:
         return len(self._subs)
+
+    # the telling (the holder's own: a table, a remote seat)
+
+    def tell_change(self) -> None:
+        """Tell every on_change: something worth a repaint happened."""
+        for listener in self.changed:
+            listener()
+
+    def tell_event(self, event: Event) -> None:
+        for listener in self.events:
+            listener(event)
+
+    def tell_decision(self, decision: Decision) -> None:
+        for listener in self.decisions:
+            listener(decision)
+
+    def tell_new_game(self) -> None:
+        """Tell every on_new_game, then every on_change (the board is new)."""
+        for listener in self.new_games:
+            listener()
+        self.tell_change()

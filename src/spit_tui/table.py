@@ -83,6 +83,7 @@ class Table:
         self.counts: dict[Outcome, int] = dict.fromkeys(Outcome, 0)
         self._seq = 0
         self._heard = Subscribers()  # who hears of changes, events, decisions, new games
+        self._notify = self._heard.tell_change  # a repaint is due
         self.seats = Seats()  # who sits where: the names, the computer's halves (Table.seat)
         self._told_computer = False  # "that half is the computer's" is said once
         self.shown = Showing.start(game, clock.now())
@@ -295,8 +296,7 @@ class Table:
             self.clock.call_later(HIGHLIGHT_S, self._notify)
         if event.stuck and event.position.phase is Phase.SPIT:
             self.clock.call_later(self.stuck_delay_s, self._show_stuck)
-        for listener in self._heard.events:
-            listener(event)
+        self._heard.tell_event(event)
 
     def _show_stuck(self) -> None:
         pos = self.game.position
@@ -326,14 +326,9 @@ class Table:
             self.messages.put(p, why, outcome)
         elif outcome is Outcome.APPLIED:
             self.messages.clear(p)
-        for listener in self._heard.decisions:
-            listener(d)
+        self._heard.tell_decision(d)
         self._notify()
         return d
-
-    def _notify(self) -> None:
-        for listener in self._heard.changed:
-            listener()
 
     def subscribe(self, sub: Subscription) -> Subscription:
         """Hear of this table's changes, events, decisions and new games
@@ -343,17 +338,12 @@ class Table:
     def unsubscribe(self, sub: Subscription) -> None:
         self._heard.remove(sub)
 
-    def _new_game_told(self) -> None:
-        for listener in self._heard.new_games:
-            listener()
-        self._notify()
-
     # -- lifecycle ------------------------------------------------------------------
 
     def new_game(self, game: Game) -> None:
         """Start over at the same table (after a game ends): a fresh Showing."""
         self._begin(game, Showing.start(game, self.clock.now()))
-        self._new_game_told()
+        self._heard.tell_new_game()
 
     def _begin(self, game: Game, shown: Showing) -> None:
         """`game` is this table's now, with `shown` on show: nothing of the
@@ -391,7 +381,7 @@ class Table:
         if hold:
             shown.held = True
             self.pause("resumed", True)
-        self._new_game_told()
+        self._heard.tell_new_game()
 
     def play_on(self) -> bool:
         """A held resumed game goes on (Enter); False if nothing was held."""

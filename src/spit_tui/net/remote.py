@@ -61,6 +61,7 @@ class RemoteSeat:
         # the other seat did not come back: (their name, the computer's level, its pace in words)
         self.offered: tuple[str, int, str] | None = None
         self._heard = Subscribers()
+        self._notify = self._heard.tell_change  # a repaint is due
         self.decisions: deque[Decision] = deque(maxlen=LOG_LIMIT)
         self._seq = 0
         self._met = False  # both seats have been at the table
@@ -159,10 +160,6 @@ class RemoteSeat:
         self.lost = line
         self._notify()
 
-    def _notify(self) -> None:
-        for listener in self._heard.changed:
-            listener()
-
     def subscribe(self, sub: Subscription) -> Subscription:
         """Hear of this seat's changes and decisions (its events are the host's)."""
         return self._heard.add(sub)
@@ -208,8 +205,7 @@ class RemoteSeat:
         self._seq += 1
         d = Decision(self._seq, now, p, "key", "", outcome, why, key)
         self.decisions.append(d)
-        for listener in self._heard.decisions:
-            listener(d)
+        self._heard.tell_decision(d)
         if outcome is Outcome.IGNORED and not quiet:
             self.messages.say(p, why, outcome)
         return d
