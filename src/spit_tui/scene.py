@@ -4,11 +4,12 @@ A Scene is a value: the public cards (face-up tops, counts, pile tops and
 sizes: a face-down card or a spit card has no representation here at all,
 an unknown is a count), the names, each seat's message, the story beside the
 cards, the lit piles, the last round, the clocks as values plus a running
-flag, the countdown's end and the banner's facts. `Table.scene()` builds it,
-the host sends it (`net.seatview.scene_to_wire`), a seat reads it back
-(`scene_from_wire`), and every widget draws a Scene and nothing else, so a
-local game, a remote seat and a help page's board are drawn by one code path
-from one kind of value, and no screen ever holds a stand-in for a hidden card.
+flag, the countdown's end and the banner's facts. `Table.scene()` builds it
+(spit_tui.tablescene), the host sends it (`net.seatview.scene_to_wire`), a
+seat reads it back (`scene_from_wire`), and every widget draws a Scene and
+nothing else, so a local game, a remote seat and a help page's board are
+drawn by one code path from one kind of value, and no screen ever holds a
+stand-in for a hidden card.
 
 Times: `at` is the time on the holder's game clock that the clock values are
 true at; `countdown_end` is on that same clock. `at_time(now)` moves the
