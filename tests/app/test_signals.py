@@ -26,15 +26,40 @@ def mode(app: SpitApp) -> ComputerMode:
     return app.mode
 
 
+ENDING = ("SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGTERM", "SIGHUP", "SIGINT",
+          "SIGABRT", "SIGPROF", "SIGVTALRM", "SIGXCPU", "SIGPWR")  # fmt: skip
+
+
+def ending_signals_from_defaults(held: int | None = None) -> set[int]:
+    """`ending_signals()` in a process whose ending signals are all at their
+    default (a background job's shell ignores SIGQUIT; the suite's per-test
+    timeout holds SIGALRM), but `held`, which someone else handles."""
+    sigs = [int(getattr(signal, name)) for name in ENDING]
+    saved = {sig: signal.getsignal(sig) for sig in sigs}
+    try:
+        for sig in sigs:
+            signal.signal(sig, signal.SIG_DFL)
+        if held is not None:
+            signal.signal(held, lambda signum, frame: None)
+        return set(ending_signals())
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 def test_every_catchable_ending_signal_is_handled_and_no_other() -> None:
-    sigs = set(ending_signals())
-    for name in ("SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGTERM", "SIGHUP", "SIGINT",
-                 "SIGABRT", "SIGPROF", "SIGVTALRM", "SIGXCPU", "SIGPWR"):  # fmt: skip
+    sigs = ending_signals_from_defaults()
+    for name in ENDING:
         assert getattr(signal, name) in sigs, name
     assert signal.SIGRTMIN in sigs and signal.SIGRTMAX in sigs
     for name in ("SIGKILL", "SIGSTOP", "SIGCONT", "SIGTSTP", "SIGCHLD", "SIGWINCH",
                  "SIGPIPE", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL"):  # fmt: skip
         assert getattr(signal, name) not in sigs, name
+
+
+def test_a_signal_someone_else_handles_is_left_to_them_but_sigint() -> None:
+    assert signal.SIGUSR1 not in ending_signals_from_defaults(held=signal.SIGUSR1)
+    assert signal.SIGINT in ending_signals_from_defaults(held=signal.SIGINT)
 
 
 @pytest.mark.parametrize("own_stop", [True, False], ids=["after-ctrl-z", "after-sigstop"])
