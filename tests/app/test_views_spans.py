@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rich.segment import Segment
 from rich.style import Style
 
-from spit_tui.app.views import SPAN_GAP, Line, changed_spans, line_length
+from spit_tui.app.views import SPAN_GAP, Line, _diff, changed_spans, line_length
 
 WIDTH = 40
 BASE = Style(bgcolor="black")
@@ -41,6 +41,7 @@ def cells(line: Line, width: int) -> list[tuple[str, Style | None]]:
 @given(LINES, LINES, st.integers(min_value=1, max_value=WIDTH), st.integers(0, 10))
 def test_the_runs_repaint_every_changed_cell(old: Line, new: Line, width: int, gap: int) -> None:
     spans = changed_spans(old, new, width, gap)
+    assert _diff(old, new, width, gap) == (spans, line_length(new))  # one walk, both answers
     screen = cells(old, width)
     want = cells(new, width)
     for x0, x1 in spans:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -147,16 +148,17 @@ class LinesView(SceneView):
         base = self.base
         strips = self._strips[: len(new)]
         dirty = []
+        known = min(len(old), len(strips))
         for y, segs in enumerate(new):
-            if y < len(old) and y < len(strips):
+            if y < known:
                 before = old[y]
                 if before == segs:
                     continue
-                spans = changed_spans(before, segs, width)
+                spans, length = _diff(before, segs, width, SPAN_GAP)
             else:
-                spans = [(0, width)]
-            strip = Strip(segs)
-            if strip.cell_length != width:
+                spans, length = [(0, width)], line_length(segs)
+            strip = Strip(segs, length)
+            if length != width:
                 strip = strip.adjust_cell_length(width, base)
             if y < len(strips):
                 strips[y] = strip
@@ -268,53 +270,62 @@ def changed_spans(old: Line, new: Line, width: int, gap: int = SPAN_GAP) -> list
     text, a new style, segments cut at other cells) is changed up to the next
     cell where both lines have a segment boundary, so no changed cell is ever
     left out. Cells past the shorter line's end count as changed."""
+    return _diff(old, new, width, gap)[0]
+
+
+def _diff(old: Line, new: Line, width: int, gap: int) -> tuple[list[tuple[int, int]], int]:
+    """`changed_spans`, and the new line's length in cells (it runs on every
+    changed line of every key: one walk gives both)."""
     spans: list[tuple[int, int]] = []
+    add = spans.append
+    n_old, n_new = len(old), len(new)
     i = j = 0
     xo = xn = 0  # where old[i] and new[j] start
     start = -1  # the start of the changed run being walked (-1: none)
-    n_old, n_new = len(old), len(new)
     while i < n_old and j < n_new:
         if xo == xn:
-            a, b = old[i], new[j]
+            a = old[i]
+            b = new[j]
+            i += 1
+            j += 1
+            w = cell_len(b[0])
             if a is b or a == b:
                 if start >= 0:
-                    spans.append((start, xo))
+                    add((start, xo))
                     start = -1
-                xo = xn = xo + b.cell_length
-                i += 1
-                j += 1
+                xo = xn = xo + w
                 continue
             if start < 0:
                 start = xo
-            xo += a.cell_length
-            xn += b.cell_length
-            i += 1
-            j += 1
+            xo += cell_len(a[0])
+            xn += w
         elif xo < xn:
-            xo += old[i].cell_length
+            xo += cell_len(old[i][0])
             i += 1
         else:
-            xn += new[j].cell_length
+            xn += cell_len(new[j][0])
             j += 1
     if i < n_old or j < n_new or xo != xn:  # one line is longer: its tail changed
         if start < 0:
             start = min(xo, xn)
-        end = max(xo + line_length(old[i:]), xn + line_length(new[j:]))
-        spans.append((start, max(end, start + 1)))
+        xn += sum(cell_len(seg[0]) for seg in new[j:])
+        xo += sum(cell_len(seg[0]) for seg in old[i:])
+        add((start, max(xo, xn, start + 1)))
     elif start >= 0:
-        spans.append((start, xo))
+        add((start, xo))
     out: list[tuple[int, int]] = []
     for x0, x1 in spans:
         if x0 >= width:
             break  # past the edge: never drawn
-        x1 = min(x1, width)
+        if x1 > width:
+            x1 = width
         if x1 <= x0:
             continue  # (segments of no cells: nothing to see)
         if out and x0 - out[-1][1] < gap:
             out[-1] = (out[-1][0], x1)
         else:
             out.append((x0, x1))
-    return out or [(0, 1)]  # (a change past the edge only: one cell, harmless)
+    return out or [(0, 1)], xn  # (a change past the edge only: one cell, harmless)
 
 
 Piece = tuple[str, Style | None]  # a run of text and its style (None: the widget's own)
