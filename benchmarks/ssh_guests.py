@@ -24,6 +24,9 @@ Per step N (the guests of the steps before keep playing):
   shared pages divided among their sharers) and unique set (USS: its private
   pages, what ending it frees); "memory per guest" is the median guest PSS
   plus the server's growth per guest;
+- how late this load process's event loop woke a 5 ms sleep (p95): each
+  answer is timed on that loop, so a late loop inflates the round trips (the
+  load is one process: past a few dozen guests, its own lateness shows here);
 - the machine's load average, as the run saw it.
 The largest N whose p95 is under 20 ms is the headline. The run stops after
 two steps in a row that miss (one alone may be a busy moment of a shared
@@ -47,6 +50,9 @@ from typing import Any
 
 import asyncssh
 import pyte
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scale import lag_ms, lag_probe
 
 TARGET_P95_MS = 20.0
 STEPS = "4,8,16,24,32,48,64"
@@ -331,6 +337,8 @@ class Run:
         self.guests: list[Guest] = []
         self.tasks: list[asyncio.Task[None]] = []
         self.stop = asyncio.Event()
+        self.lags: list[tuple[float, float]] = []  # this (load) process's loop lateness
+        self.probe = asyncio.get_running_loop().create_task(lag_probe(self.lags))
 
     def _address(self) -> str:
         return f"127.0.0.{2 + len(self.guests) // PER_ADDRESS}"
@@ -357,6 +365,7 @@ class Run:
         pid = self.server.pid
         kids = children(pid)
         t0 = time.perf_counter()
+        lag_t0 = time.monotonic()
         cpu0 = proc_cpu_s(pid), sum(_cpu_or_0(k) for k in kids), time.process_time()
         start = t0
         keys0 = sum(g.view.keys for g in self.guests)
@@ -381,6 +390,8 @@ class Run:
             "server_cpu": share[0],
             "guests_cpu": share[1],
             "load_cpu": share[2],
+            # how late the load's own loop woke (a guest's answer is timed on it)
+            "load_loop_lag_p95_ms": lag_ms(self.lags, lag_t0, 0.95),
             "server_rss_mb": round(memory_kb(pid)["rss"] / 1024, 1),
             "loadavg": max(loads),
         }
@@ -394,6 +405,7 @@ class Run:
             print(f"-- {g.name} ({g.view.keys} keys)\n{g.view.text().rstrip()}", file=sys.stderr)
 
     async def close(self) -> None:
+        self.probe.cancel()
         self.stop.set()
         for t in self.tasks:
             t.cancel()
