@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from spit_tui.engine import Player, RefusalKind
+from spit_tui.engine import Action, Player, RefusalKind, format_action
 from spit_tui.scene import Outcome
 
-__all__ = ["LOG_LIMIT", "Decision", "refusal_outcome"]
+__all__ = ["LOG_LIMIT", "Decision", "action_text", "refusal_outcome"]
 
 LOG_LIMIT = 50_000  # the decisions a table keeps by default (a host keeps few: net.host)
 
@@ -45,3 +45,18 @@ _REFUSAL_OUTCOME = {
 def refusal_outcome(kind: RefusalKind) -> Outcome:
     """The outcome an engine refusal of `kind` gives a submission."""
     return _REFUSAL_OUTCOME[kind]
+
+
+_TEXTS: dict[Action, str] = {}  # each action's notation, written once (a decision keeps it)
+_TEXTS_MAX = 1000  # the actions there are (the engine's own objects), and a few out of range
+
+
+def action_text(action: Action) -> str:
+    """`action`'s notation for its Decision: one string per action, shared by
+    every decision of it (a host keeps each room's last decisions)."""
+    text = _TEXTS.get(action)
+    if text is None:
+        text = format_action(action)
+        if len(_TEXTS) < _TEXTS_MAX:
+            _TEXTS[action] = text
+    return text

@@ -28,6 +28,7 @@ from spit_tui.engine import (
     RoundEnd,
     Slap,
     Stamp,
+    Stamps,
 )
 from spit_tui.story import Story
 
@@ -61,7 +62,7 @@ class Showing:
     stuck_since: float | None = None  # when the last "no plays left" came (before its banner)
     # one stamp per action of the game's log, made as each is applied (a resumed
     # game's stored ones first): the record's stamps, never rebuilt afterwards
-    stamps: list[Stamp | None] = field(default_factory=list)
+    stamps: Stamps = field(default_factory=Stamps)
     held: bool = False  # a resumed game waits for the players (Enter) before its clocks run
 
     @classmethod
@@ -76,7 +77,7 @@ class Showing:
         return cls(
             started_at=now, round_started_at=now, play=play, round_play_from=0.0,
             phase_shown_at=now, story=Story(position), stuck_shown=stuck,
-            stamps=[None] * len(game.log),
+            stamps=Stamps([None] * len(game.log)),
         )
 
     @classmethod
@@ -88,7 +89,7 @@ class Showing:
         game = record.game()
         shown = cls.start(game, t0)
         steps = list(record.walk(game))
-        shown.stamps = list(record.stamps)
+        shown.stamps = Stamps(record.stamps)
         for step in steps:
             shown.saw(step.event, t0 + step.lands(countdown_s))
         return game, shown

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import deque
 
 from spit_tui.clock import GameClock
-from spit_tui.decision import LOG_LIMIT, Decision, refusal_outcome
+from spit_tui.decision import LOG_LIMIT, Decision, action_text, refusal_outcome
 from spit_tui.engine import (
     Action,
     Event,
@@ -34,7 +34,6 @@ from spit_tui.engine import (
     Slap,
     Source,
     Stamp,
-    format_action,
 )
 from spit_tui.keys.gate import REPEAT_S, STALE_S, KeyGate, guarded
 from spit_tui.keys.intent import Intent, action_for
@@ -230,7 +229,7 @@ class Table:
         `key` is the key that asked for it, if any: it is kept on the Decision.
         `gate` and `lag_s` as for `submit_intent` (a bot's move: this table's)."""
         p = action.player
-        text = format_action(action)
+        text = action_text(action)
         if self.clock.paused:
             return self._decide(p, source, text, Outcome.IGNORED, "paused", key)
         now = self.clock.now()

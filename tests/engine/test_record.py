@@ -21,6 +21,7 @@ from spit_tui.engine import (
     Record,
     Source,
     Stamp,
+    Stamps,
     Variant,
     format_record,
     parse_record,
@@ -134,3 +135,15 @@ def test_the_walk_applies_each_action_once_and_times_it() -> None:
     for _ in zip(range(10), rec.walk(part), strict=False):
         pass
     assert part.log == g.log[:10]
+
+
+@given(st.lists(stamps))
+def test_a_tables_compact_stamps_read_back_as_they_were_given(given: list[Stamp | None]) -> None:
+    kept = Stamps()
+    for s in given:
+        kept.append(s)
+    assert list(kept) == given and len(kept) == len(given)
+    assert kept == given and kept == Stamps(given) and kept[1:3] == given[1:3]
+    if given:
+        assert kept[-1] == given[-1]
+        assert kept != [*given[:-1], Stamp(10**9, Source.KEY)]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spit_tui.engine import PLAYERS, Fill, Game, Options, Phase, Play, Player, Position, Variant
+from spit_tui.engine.actions import READIES
 from spit_tui.keys.intent import ROWS, Intent, Row, action_for, intent_for, leftmost_gap
 
 
@@ -74,3 +75,18 @@ def test_the_rows_by_phase() -> None:
     )  # any key of the half says spit
     assert intent_for(Play(L, 3, 1)) == Intent(L, Row.PILE_B, 3)
     assert intent_for(Fill(L, 2, 0)) == Intent(L, Row.FILL, 2)
+
+
+def test_a_key_means_the_engines_own_action_object() -> None:
+    """A game's log holds one object per distinct action, not one per key
+    (a host holds every room's log until its game ends)."""
+    game = Game(seed=5)
+    for p in Player:
+        game.apply(READIES[p])  # the first spit: cards can be played
+    pos = game.position
+    assert pos.phase is Phase.PLAY
+    for p in Player:
+        for row in (Row.PILE_A, Row.PILE_B, Row.FILL, Row.FLIP):
+            for slot in range(5):
+                a = action_for(Intent(p, row, slot), pos)
+                assert a is action_for(Intent(p, row, slot), pos)

@@ -18,14 +18,14 @@ from .notation import (
 )
 from .options import Options, Variant
 from .position import PLAYERS, SLOTS, Phase, Player, Position, Side, Slot
-from .record import Record, Source, Stamp, Step, format_record, parse_record, replay_record
+from .record import Record, Source, Stamp, Stamps, Step, format_record, parse_record, replay_record
 
 __all__ = [
     "PLAYERS", "SLOTS", "Action", "Card", "EndReason", "Event", "Fill", "Flip", "Game",
     "NotationError", "Options", "Phase", "Play", "Player", "Position", "PositionError",
     "Ready", "Record", "Refusal", "RefusalKind", "RoundEnd", "Side", "Slap", "Slot",
-    "Source", "Stamp", "Step", "Variant", "adjacent", "card", "check_position", "complete_position",
-    "format_action", "format_position", "format_record", "full_deck", "missing_cards",
-    "not_an_action", "parse_action", "parse_position", "parse_record", "position_problem", "replay",
-    "replay_record",
+    "Source", "Stamp", "Stamps", "Step", "Variant", "adjacent", "card", "check_position",
+    "complete_position", "format_action", "format_position", "format_record", "full_deck",
+    "missing_cards", "not_an_action", "parse_action", "parse_position", "parse_record",
+    "position_problem", "replay", "replay_record",
 ]

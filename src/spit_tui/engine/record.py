@@ -33,9 +33,10 @@ the spit was stamped when pressed; the cards landed a countdown later).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from .actions import Action
 from .errors import NotationError
@@ -75,6 +76,52 @@ class Stamp(NamedTuple):
     @property
     def seconds(self) -> float:
         return self.ms / 1000
+
+
+_SOURCES = (None, *Source)  # a stamp's source as one byte: 0 is no stamp
+
+
+class Stamps(Sequence[Stamp | None]):
+    """A game's stamps as a table keeps them while the game is played: nine
+    bytes an action (milliseconds and a source byte) rather than a Stamp and
+    its int each (about 90 bytes), since a host holds every room's game until
+    it ends (benchmarks/room_cost.py --memory). Reads give Stamps (or None)."""
+
+    __slots__ = ("_ms", "_src")
+
+    def __init__(self, stamps: Iterable[Stamp | None] = ()) -> None:
+        self._ms = array("q")
+        self._src = bytearray()
+        for s in stamps:
+            self.append(s)
+
+    def append(self, s: Stamp | None) -> None:
+        self._ms.append(0 if s is None else s.ms)
+        self._src.append(0 if s is None else _SOURCES.index(s.source))
+
+    def __len__(self) -> int:
+        return len(self._src)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Stamps):
+            return self._ms == other._ms and self._src == other._src
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # it grows: no hash
+
+    @overload
+    def __getitem__(self, i: int) -> Stamp | None: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Stamp | None]: ...
+
+    def __getitem__(self, i: int | slice) -> Stamp | list[Stamp | None] | None:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        source = _SOURCES[self._src[i]]
+        return None if source is None else Stamp(self._ms[i], source)
 
 
 def format_stamp(s: Stamp) -> str:

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from spit_tui.engine import (
+    SLOTS,
     Action,
     Fill,
     Flip,
@@ -29,6 +30,7 @@ from spit_tui.engine import (
     Slap,
     not_an_action,
 )
+from spit_tui.engine.actions import FILLS, FLIPS, PLAYS, READIES, SLAPS
 
 
 class Row(StrEnum):
@@ -67,18 +69,23 @@ def action_for(intent: Intent, position: Position) -> Action | None:
     row fills the leftmost gap, and in a one-pile round both rows play onto it."""
     p = intent.player
     phase = position.phase
+    slot = intent.slot
     if phase is Phase.PLAY:
+        # the engine's own action objects where the slot is one (a game's log
+        # holds every action it was played with: one object each, not one a key)
+        known = 0 <= slot < SLOTS
         if intent.row is Row.FILL:
             gap = leftmost_gap([len(s.cards) for s in position.sides[p].slots])
-            return Fill(p, intent.slot, intent.slot if gap is None else gap)
+            dst = slot if gap is None else gap
+            return FILLS[p][slot][dst] if known else Fill(p, slot, dst)
         if intent.row is Row.FLIP:
-            return Flip(p, intent.slot)
+            return FLIPS[p][slot] if known else Flip(p, slot)
         pile = 0 if position.single_pile or intent.row is Row.PILE_A else 1
-        return Play(p, intent.slot, pile)
+        return PLAYS[p][slot][pile] if known else Play(p, slot, pile)
     if phase is Phase.SPIT:
-        return Ready(p)
+        return READIES[p]
     if phase is Phase.SLAP and intent.row in (Row.PILE_A, Row.PILE_B):
-        return Slap(p, 0 if intent.row is Row.PILE_A else 1)
+        return SLAPS[p][0 if intent.row is Row.PILE_A else 1]
     return None
 
 
