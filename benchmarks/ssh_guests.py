@@ -2,7 +2,7 @@
 process on 127.0.0.1 and N asyncssh guests that pair up and play.
 
     python benchmarks/ssh_guests.py [--steps 4,8,16,24,32,48,64] [--window 10]
-                                    [--pace 0.6] [--json]
+                                    [--pace 0.6] [--loads 2] [--json]
 
 Each guest is an SSH client with a terminal (100x30, xterm-256color) whose
 screen is kept by a terminal emulator (pyte), as a player's terminal keeps
@@ -11,22 +11,27 @@ the room code off its own screen; the second types that code. Each guest then
 plays its own half from what its screen shows: every `--pace` seconds it
 presses the key of a card of its own that goes on a centre pile (or any key
 of its half, to spit, when none goes), and Enter at game over (a rematch).
+The guests live in `--loads` load processes (this file with --load; pairs
+spread over them, each on loopback addresses of its own), so no one load
+loop times every answer; this process drives them and reads /proc.
 
 Per step N (the guests of the steps before keep playing):
 - the action round trip as a guest sees it: a key that plays a card, sent,
   to the first screen update that shows that card gone from its pile (or a
-  message line about it: a lost race); p50/p95 over the window;
+  message line about it: a lost race); p50/p95 over the window; a play no
+  update answers within 2 s is counted apart as unanswered (a key the game
+  ignores, as in a spit's countdown, changes nothing on screen);
 - CPU (share of one core over the window) of the server process (the door
   and its own game host, one process), of the guests' game processes (one a
-  guest, the door's children; summed) and of this load process;
+  guest, the door's children; summed) and of the load processes (summed);
 - memory: the server's resident set, its growth per guest over the empty
   server, and each guest process's resident set, proportional share (PSS:
   shared pages divided among their sharers) and unique set (USS: its private
   pages, what ending it frees); "memory per guest" is the median guest PSS
   plus the server's growth per guest;
-- how late this load process's event loop woke a 5 ms sleep (p95): each
-  answer is timed on that loop, so a late loop inflates the round trips (the
-  load is one process: past a few dozen guests, its own lateness shows here);
+- how late the load processes' event loops woke a 5 ms sleep (the worst
+  one's p95): each answer is timed on such a loop, so a late loop inflates
+  the round trips (the load's own limit shows here first);
 - the machine's load average, as the run saw it.
 The largest N whose p95 is under 20 ms is the headline. The run stops after
 two steps in a row that miss (one alone may be a busy moment of a shared
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -330,29 +336,33 @@ class Server:
 # -- the run ----------------------------------------------------------------------
 
 
-class Run:
-    def __init__(self, server: Server, pace: float) -> None:
-        self.server = server
+class Load:
+    """One load process's guests (pairs: a room each), on its own loop."""
+
+    def __init__(self, port: int, pace: float, index: int) -> None:
+        self.port = port
         self.pace = pace
+        self.index = index
         self.guests: list[Guest] = []
         self.tasks: list[asyncio.Task[None]] = []
         self.stop = asyncio.Event()
-        self.lags: list[tuple[float, float]] = []  # this (load) process's loop lateness
+        self.lags: list[tuple[float, float]] = []  # this process's loop lateness
         self.probe = asyncio.get_running_loop().create_task(lag_probe(self.lags))
 
     def _address(self) -> str:
-        return f"127.0.0.{2 + len(self.guests) // PER_ADDRESS}"
+        """Its own loopback addresses: the door lets 10 connections an address in."""
+        return f"127.0.{1 + self.index}.{2 + len(self.guests) // PER_ADDRESS}"
 
     async def add_pair(self) -> None:
         n = len(self.guests)
-        first = Guest(f"g{n}", self._address())
+        first = Guest(f"l{self.index}g{n}", self._address())
         self.guests.append(first)
-        second = Guest(f"g{n + 1}", self._address())
+        second = Guest(f"l{self.index}g{n + 1}", self._address())
         self.guests.append(second)
-        await first.enter(self.server.port, "new")
+        await first.enter(self.port, "new")
         m = await first.view.wait_for(CODE, 60)
         assert m is not None
-        await second.enter(self.server.port, m.group(1))
+        await second.enter(self.port, m.group(1))
         for g in (first, second):
             await g.view.wait_for("pile a", 60)
             self.tasks.append(asyncio.create_task(g.play(self.pace, self.stop)))
@@ -361,44 +371,18 @@ class Run:
         while len(self.guests) < n:
             await self.add_pair()
 
-    async def measure(self, window: float) -> dict[str, Any]:
-        pid = self.server.pid
-        kids = children(pid)
-        t0 = time.perf_counter()
-        lag_t0 = time.monotonic()
-        cpu0 = proc_cpu_s(pid), sum(_cpu_or_0(k) for k in kids), time.process_time()
-        start = t0
+    async def window(self, seconds: float) -> dict[str, Any]:
+        """Play on for `seconds`: the round trips answered in it, and the rest."""
+        t0, lag_t0 = time.perf_counter(), time.monotonic()
         keys0 = sum(g.view.keys for g in self.guests)
-        loads = [loadavg()]
-        await asyncio.sleep(window)
+        await asyncio.sleep(seconds)
         t1 = time.perf_counter()
-        loads.append(loadavg())
-        cpu1 = proc_cpu_s(pid), sum(_cpu_or_0(k) for k in kids), time.process_time()
-        rtts = sorted(rt for g in self.guests for at, rt in g.view.samples if start <= at <= t1)
-        span = t1 - t0
-        share = [round((b - a) / span, 3) for a, b in zip(cpu0, cpu1, strict=True)]
-        mem = [memory_kb(k) for k in kids if os.path.exists(f"/proc/{k}/smaps_rollup")]
-        row: dict[str, Any] = {
-            "guests": len(self.guests),
-            "guest_processes": len(mem),
-            "plays": len(rtts),
-            "keys_per_s": round((sum(g.view.keys for g in self.guests) - keys0) / (t1 - t0), 1),
-            "p50_ms": round(statistics.median(rtts) * 1000, 2) if rtts else None,
-            "p95_ms": round(rtts[min(len(rtts) - 1, round(0.95 * (len(rtts) - 1)))] * 1000, 2)
-            if rtts else None,
+        return {
+            "rtts": [rt for g in self.guests for at, rt in g.view.samples if t0 <= at <= t1],
+            "keys": sum(g.view.keys for g in self.guests) - keys0,
             "unanswered": sum(g.view.unanswered for g in self.guests),
-            "server_cpu": share[0],
-            "guests_cpu": share[1],
-            "load_cpu": share[2],
-            # how late the load's own loop woke (a guest's answer is timed on it)
-            "load_loop_lag_p95_ms": lag_ms(self.lags, lag_t0, 0.95),
-            "server_rss_mb": round(memory_kb(pid)["rss"] / 1024, 1),
-            "loadavg": max(loads),
+            "lag_p95_ms": lag_ms(self.lags, lag_t0, 0.95),
         }
-        for kind in ("rss", "pss", "uss"):
-            xs = [m[kind] for m in mem]
-            row[f"guest_{kind}_mb"] = round(statistics.median(xs) / 1024, 1) if xs else None
-        return row
 
     def show(self) -> None:
         for g in self.guests:
@@ -414,6 +398,116 @@ class Run:
         await asyncio.sleep(0.2)
 
 
+async def serve_load(port: int, pace: float, index: int, show: bool) -> None:
+    """A load process: commands on stdin, one JSON line each ({"grow": N},
+    {"window": S}, {"stop": true}), an answer on stdout for each."""
+    load = Load(port, pace, index)
+    try:
+        while line := await asyncio.to_thread(sys.stdin.readline):
+            cmd = json.loads(line)
+            if "grow" in cmd:
+                await load.grow(int(cmd["grow"]))
+                answer: dict[str, Any] = {"guests": len(load.guests)}
+            elif "window" in cmd:
+                answer = await load.window(float(cmd["window"]))
+            else:
+                break
+            print(json.dumps(answer), flush=True)
+    finally:
+        if show:
+            load.show()
+        await load.close()
+
+
+class Loads:
+    """The load processes (this file with --load), driven from the run."""
+
+    def __init__(self, count: int, port: int, pace: float, show: bool) -> None:
+        self.count, self.port, self.pace, self.show = count, port, pace, show
+        self.procs: list[asyncio.subprocess.Process] = []
+
+    async def start(self) -> None:
+        for i in range(self.count):
+            self.procs.append(await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--load", str(self.port), "--index", str(i),
+                "--pace", str(self.pace), *(["--show"] if self.show else []),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            ))  # fmt: skip
+
+    async def ask(self, cmds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        async def one(proc: asyncio.subprocess.Process, cmd: dict[str, Any]) -> dict[str, Any]:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write((json.dumps(cmd) + "\n").encode())
+            await proc.stdin.drain()
+            line = await proc.stdout.readline()
+            if not line:
+                raise RuntimeError("a load process ended")
+            got: dict[str, Any] = json.loads(line)
+            return got
+
+        return list(await asyncio.gather(*(one(p, c) for p, c in zip(self.procs, cmds,
+                                                                      strict=True))))
+
+    async def grow(self, n: int) -> None:
+        """N guests in all, in pairs spread over the load processes."""
+        pairs = n // 2
+        share = [pairs // self.count + (i < pairs % self.count) for i in range(self.count)]
+        await self.ask([{"grow": 2 * k} for k in share])
+
+    def cpu_s(self) -> float:
+        return sum(_cpu_or_0(p.pid) for p in self.procs)
+
+    async def stop(self) -> None:
+        for p in self.procs:
+            if p.stdin is not None and p.returncode is None:
+                with contextlib.suppress(OSError):
+                    p.stdin.write(b'{"stop": true}\n')
+        for p in self.procs:
+            try:
+                async with asyncio.timeout(10):
+                    await p.wait()
+            except TimeoutError:
+                p.kill()
+                await p.wait()
+
+
+async def measure(server: Server, loads: Loads, n: int, window: float) -> dict[str, Any]:
+    pid = server.pid
+    kids = children(pid)
+    t0 = time.perf_counter()
+    cpu0 = proc_cpu_s(pid), sum(_cpu_or_0(k) for k in kids), loads.cpu_s()
+    load0 = loadavg()
+    parts = await loads.ask([{"window": window}] * loads.count)
+    t1 = time.perf_counter()
+    cpu1 = proc_cpu_s(pid), sum(_cpu_or_0(k) for k in kids), loads.cpu_s()
+    rtts = sorted(rt for part in parts for rt in part["rtts"])
+    span = t1 - t0
+    share = [round((b - a) / span, 3) for a, b in zip(cpu0, cpu1, strict=True)]
+    mem = [memory_kb(k) for k in kids if os.path.exists(f"/proc/{k}/smaps_rollup")]
+    lags = [part["lag_p95_ms"] for part in parts if part["lag_p95_ms"] is not None]
+    row: dict[str, Any] = {
+        "guests": n,
+        "guest_processes": len(mem),
+        "plays": len(rtts),
+        "keys_per_s": round(sum(part["keys"] for part in parts) / span, 1),
+        "p50_ms": round(statistics.median(rtts) * 1000, 2) if rtts else None,
+        "p95_ms": round(rtts[min(len(rtts) - 1, round(0.95 * (len(rtts) - 1)))] * 1000, 2)
+        if rtts else None,
+        "unanswered": sum(part["unanswered"] for part in parts),
+        "server_cpu": share[0],
+        "guests_cpu": share[1],
+        "load_cpu": share[2],
+        # how late the loads' own loops woke (each answer is timed on one)
+        "load_loop_lag_p95_ms": max(lags, default=None),
+        "server_rss_mb": round(memory_kb(pid)["rss"] / 1024, 1),
+        "loadavg": max(load0, loadavg()),
+    }
+    for kind in ("rss", "pss", "uss"):
+        xs = [m[kind] for m in mem]
+        row[f"guest_{kind}_mb"] = round(statistics.median(xs) / 1024, 1) if xs else None
+    return row
+
+
 def _cpu_or_0(pid: int) -> float:
     try:
         return proc_cpu_s(pid)
@@ -422,21 +516,23 @@ def _cpu_or_0(pid: int) -> float:
 
 
 async def run(
-    steps: list[int], window: float, pace: float, limit: float, show: bool = False
+    steps: list[int], window: float, pace: float, limit: float, show: bool = False,
+    load_count: int = 2,
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="spit-ssh-guests-") as tmp:
         server = Server(Path(tmp))
         await server.start()
-        r = Run(server, pace)
+        loads = Loads(load_count, server.port, pace, show)
         try:
+            await loads.start()
             async with asyncio.timeout(limit):
                 await asyncio.sleep(1.0)
                 empty_rss = memory_kb(server.pid)["rss"]
                 for n in steps:
-                    await r.grow(n)
+                    await loads.grow(n)
                     await asyncio.sleep(3.0)  # the newest games past their start
-                    row = await r.measure(window)
+                    row = await measure(server, loads, n, window)
                     growth = (memory_kb(server.pid)["rss"] - empty_rss) / 1024 / max(1, n)
                     row["server_growth_mb_per_guest"] = round(growth, 2)
                     pss = row["guest_pss_mb"]
@@ -450,9 +546,7 @@ async def run(
         except TimeoutError:
             rows.append({"note": f"stopped at the run's limit of {limit:g} s"})
         finally:
-            if show:
-                r.show()
-            await r.close()
+            await loads.stop()
             await server.stop()
     return rows
 
@@ -478,11 +572,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=float, default=900.0, help="seconds for the whole run")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--show", action="store_true", help="each guest's last screen, to stderr")
+    ap.add_argument("--loads", type=int, default=2, help="load processes the guests share")
+    ap.add_argument("--load", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    ap.add_argument("--index", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.load is not None:  # one of the load processes
+        asyncio.run(serve_load(args.load, args.pace, args.index, args.show))
+        return 0
     steps = sorted({int(s) + int(s) % 2 for s in args.steps.split(",") if s.strip()})
     steps = [s for s in steps if 0 < s <= args.max_guests]
-    rows = asyncio.run(run(steps, args.window, args.pace, args.limit, args.show))
-    out = {**headline(rows), "steps": rows, "pace_s": args.pace, "window_s": args.window}
+    loads = max(1, min(8, args.loads))
+    rows = asyncio.run(run(steps, args.window, args.pace, args.limit, args.show, loads))
+    out = {**headline(rows), "steps": rows, "pace_s": args.pace, "window_s": args.window,
+           "loads": loads}
     if args.json:
         print(json.dumps(out, indent=2))
     else:

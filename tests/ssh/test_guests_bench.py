@@ -27,7 +27,7 @@ def test_the_ssh_guests_benchmark_reports_each_figure() -> None:
     out = json.loads(done.stdout)
     (row,) = out["steps"]
     assert row["guests"] == 2 and row["guest_processes"] == 2
-    assert row["plays"] > 0 and row["keys_per_s"] > 0
+    assert row["plays"] > 0 and row["keys_per_s"] > 0 and out["loads"] == 2
     for key in ("p50_ms", "p95_ms", "server_cpu", "guests_cpu", "load_cpu", "server_rss_mb",
                 "guest_rss_mb", "guest_pss_mb", "guest_uss_mb", "memory_per_guest_mb", "loadavg",
                 "load_loop_lag_p95_ms"):
