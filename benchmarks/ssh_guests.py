@@ -1,7 +1,7 @@
 """SSH guests one `ssh-serve` holds (issue 20): a real `spit-tui ssh-serve`
 process on 127.0.0.1 and N asyncssh guests that pair up and play.
 
-    python benchmarks/ssh_guests.py [--steps 4,8,16,24,32,48,64] [--window 10]
+    python benchmarks/ssh_guests.py [--steps 4,8,16,24,32,48,64,80] [--window 10]
                                     [--pace 0.6] [--loads 2] [--json]
 
 Each guest is an SSH client with a terminal (100x30, xterm-256color) whose
@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale import lag_ms, lag_probe
 
 TARGET_P95_MS = 20.0
-STEPS = "4,8,16,24,32,48,64"
+STEPS = "4,8,16,24,32,48,64,80"
 SIZE = (100, 30)
 PER_ADDRESS = 8  # guests a loopback address (the door lets 10 connections an address in)
 ANSWER_S = 2.0  # a play no screen update answers in this long is counted as unanswered
@@ -568,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", default=STEPS)
     ap.add_argument("--window", type=float, default=10.0)
     ap.add_argument("--pace", type=float, default=0.6, help="seconds between a guest's keys")
-    ap.add_argument("--max-guests", type=int, default=80)
+    ap.add_argument("--max-guests", type=int, default=96)
     ap.add_argument("--limit", type=float, default=900.0, help="seconds for the whole run")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--show", action="store_true", help="each guest's last screen, to stderr")
