@@ -62,15 +62,35 @@ def test_any_bytes_end_in_events_never_an_exception(junk: bytes, welcomed: bool)
         assert e.kind in ("refused", "lost", "broke", "host")
 
 
+def ticks(proto: SeatProtocol, start: float, end: float, step: float = 0.1) -> list[object]:
+    """The shell's ticks from `start` to `end` (its own loop running all the while)."""
+    events: list[object] = []
+    n = round((end - start) / step)
+    for i in range(n + 1):
+        events += proto.tick(start + (end - start) * i / n)
+    return events
+
+
 def test_silence_and_a_dripped_frame_end_the_seat_on_time() -> None:
     _, proto = feed([WELCOME])
-    assert proto.tick(0.1 + IDLE_S - 0.01) == []
+    assert ticks(proto, 0.0, 0.1 + IDLE_S - 0.01) == []
     assert proto.tick(0.1 + IDLE_S + 0.01) == [Ended(
         f"the host has sent nothing for {IDLE_S:g} s", "silent")]
     _, proto = feed([WELCOME, _view()[:7]])
     proto.idle_s = 60.0
     assert proto.tick(5.0) == []
     assert proto.tick(5.2)[0].kind == "broke"
+
+
+def test_time_the_seat_itself_stood_still_is_not_the_hosts_silence() -> None:
+    """A seat whose own loop stood still (here 2 s, longer than IDLE_S; a host in
+    the same process stands still with it) counts the silence from where it was."""
+    _, proto = feed([WELCOME])
+    assert ticks(proto, 0.0, 1.0) == []  # 0.9 s of silence heard
+    assert proto.tick(3.0) == []  # nothing ticked for 2 s: not listening
+    assert ticks(proto, 3.0, 3.0 + IDLE_S - 0.9 - 0.05) == []
+    assert proto.tick(3.0 + IDLE_S - 0.9 + 0.05) == [Ended(
+        f"the host has sent nothing for {IDLE_S:g} s", "silent")]
 
 
 def test_a_seat_sends_keys_and_nothing_once_ended() -> None:

@@ -46,6 +46,7 @@ from .seatview import SEAT_NAMES, scene_from_wire
 
 IDLE_PINGS = 3  # a host that sends nothing for this many of its ping intervals is gone
 IDLE_S = IDLE_PINGS * PING_S
+STILL_S = PING_S  # no tick for longer than this: the seat itself stood still, not listening
 MAX_OUT = 64 * 1024  # bytes the host may leave unread before the seat gives up on it
 
 
@@ -106,6 +107,7 @@ class SeatProtocol:
         self.seat: Player | None = None  # once welcomed
         self.ended: Ended | None = None
         self.heard_at = now  # when the host last sent anything
+        self._ticked_at = now  # the shell's last tick
         self._in = bytearray()
         self._frame_since: float | None = None  # a frame has begun and is not complete
         self._out: list[Message] = []
@@ -272,9 +274,17 @@ class SeatProtocol:
         return [Recorded(text, (lost[0], lost[1]), float(msg["play_s"]))]
 
     def tick(self, now: float) -> list[Event]:
-        """Time passed: a frame that drips, or a host silent too long, ends the seat."""
+        """Time passed: a frame that drips, or a host silent too long, ends the seat.
+
+        Silence is counted only while the seat listens: a tick that comes more
+        than STILL_S after the last means the seat's own loop stood still (busy,
+        stopped, or a host in the same process stalled with it), and that time
+        is not the host's silence."""
         if self.ended is not None:
             return []
+        gap, self._ticked_at = now - self._ticked_at, now
+        if gap > STILL_S:
+            self.heard_at = min(now, self.heard_at + gap)
         if self._frame_since is not None and now - self._frame_since > self.frame_s:
             return self._broke(ProtocolError(f"a message not complete within {self.frame_s:g} s"))
         if now - self.heard_at > self.idle_s:
