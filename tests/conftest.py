@@ -31,7 +31,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 # Opt-in long runs (soak, the 200,000-key storm, fuzz) may take many minutes;
-# the suite-wide per-test timeout (pyproject) is for the default suite.
+# the suite-wide per-test timeout (pyproject) is for the default suite. (pytest's
+# faulthandler still prints the stacks of a test past 290 s: quiet it with
+# `-o faulthandler_timeout=0`.)
 SLOW_TIMEOUT = 3600
 
 
