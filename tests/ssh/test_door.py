@@ -19,7 +19,7 @@ from testkit.ssh import BOUND_S, CODE, connect, game_pid, served
 
 from spit_tui.engine import Options, Variant
 from spit_tui.ssh.admission import Admission, read_authorized
-from spit_tui.ssh.server import RESTORE
+from spit_tui.ssh.server import PENDING_PER_ADDRESS, RESTORE
 
 
 async def test_a_guest_gets_the_lobby_and_a_bad_code_is_asked_again(tmp_path: Path) -> None:
@@ -104,6 +104,24 @@ async def test_limits_per_address_and_in_all(tmp_path: Path) -> None:
         await asyncio.sleep(0.2)
         again = await connect(s, "p4")
         await (await again.open()).wait_for(b"Quick match")
+
+
+@pytest.mark.parametrize("per_address", [3, 12])
+async def test_connections_from_one_address_are_its_sessions_and_a_few_more(
+    tmp_path: Path, per_address: int
+) -> None:
+    """--per-address above the connections cap (10) used to be capped there: the
+    11th connection of a lab behind one address was closed before it logged in."""
+    async with served(tmp_path, admission=Admission(per_address=per_address)) as s:
+        allowed = per_address + PENDING_PER_ADDRESS
+        held = [await connect(s, f"p{i}") for i in range(allowed)]
+        with pytest.raises((asyncssh.Error, OSError)):
+            await connect(s, "one-more")
+        held.pop().close()
+        await asyncio.sleep(0.3)
+        held.append(await connect(s, "again"))  # a place freed is a place again
+        for g in held:
+            g.close()
 
 
 @pytest.mark.parametrize("name", ['a"b', "x" * 21, "anaé", "  "])

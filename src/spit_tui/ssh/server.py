@@ -52,7 +52,7 @@ STALL_S = 30.0  # a guest whose channel stays full this long is dropped
 HIGH_WATER = 64 * 1024  # bytes waiting for the guest before its game's output waits
 LOGIN_S = 20.0  # time to authenticate
 KEEPALIVE_S = 15.0  # a connection that answers none of 4 of these is gone
-PENDING_PER_ADDRESS = 10  # connections at once from one address, sessions or not
+PENDING_PER_ADDRESS = 10  # connections from one address beyond its sessions' limit
 # what the guest's terminal needs after any game, even one that crashed: the
 # normal screen, the cursor shown, the kitty keyboard flags popped, mouse and
 # bracketed paste off, plain colours
@@ -149,7 +149,9 @@ class GuestServer(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         n = self.door.pending.get(self.address, 0) + 1
         self.door.pending[self.address] = n
-        if n > PENDING_PER_ADDRESS:
+        # its sessions (--per-address) and a few more still logging in or being
+        # told they are too many: a flood of connections goes no further
+        if n > self.door.admission.per_address + PENDING_PER_ADDRESS:
             conn.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
