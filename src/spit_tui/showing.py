@@ -27,6 +27,7 @@ from spit_tui.engine import (
     Record,
     RoundEnd,
     Slap,
+    Source,
     Stamp,
     Stamps,
 )
@@ -117,6 +118,12 @@ class Showing:
         if isinstance(a, Play) and ev.card is not None:
             return (a.player, a.slot)
         return None
+
+    def stamp(self, source: str, now: float) -> Stamp:
+        """An action's stamp: its game time since the game began, and who made
+        it ("bot": the computer)."""
+        ms = max(0, round((now - self.started_at) * 1000))
+        return Stamp(ms, Source.COMPUTER if source == "bot" else Source.KEY)
 
     def saw(self, event: Event, now: float) -> None:
         """Show what `event` did, as of game time `now`: as it lands on the

@@ -32,8 +32,6 @@ from spit_tui.engine import (
     Record,
     RefusalKind,
     Slap,
-    Source,
-    Stamp,
 )
 from spit_tui.keys.gate import REPEAT_S, STALE_S, KeyGate, guarded
 from spit_tui.keys.intent import Intent, action_for
@@ -166,16 +164,6 @@ class Table:
 
     # -- the one input path ----------------------------------------------------------
 
-    @property
-    def stale_s(self) -> float:
-        """D13's stale-key window at this table (the gate's)."""
-        return self.gate.stale_s
-
-    @property
-    def repeat_s(self) -> float:
-        """The repeat rule's gap at this table (the gate's)."""
-        return self.gate.repeat_s
-
     def submit_intent(
         self,
         intent: Intent,
@@ -259,19 +247,14 @@ class Table:
             # The last ready: count down before the engine hears it, so no card
             # can be played before the spit cards land.
             shown.pending_ready = p
-            shown.pending_stamp = self._stamp(source, now)  # the key's time, not the spit's
+            shown.pending_stamp = shown.stamp(source, now)  # the key's time, not the spit's
             shown.countdown_ends = now + self.countdown_s
             shown.countdown = self.clock.call_later(self.countdown_s, self._spit)
             return self._decide(p, source, text, Outcome.APPLIED, "", key)
         event = self.game.apply(action)
-        shown.stamps.append(self._stamp(source, now))
+        shown.stamps.append(shown.stamp(source, now))
         self._after(event)
         return self._decide(p, source, text, Outcome.APPLIED, "", key)
-
-    def _stamp(self, source: str, now: float) -> Stamp:
-        """An action's stamp: its game time since the game began, and who made it."""
-        ms = max(0, round((now - self.shown.started_at) * 1000))
-        return Stamp(ms, Source.COMPUTER if source == "bot" else Source.KEY)
 
     def _spit(self) -> None:
         shown = self.shown

@@ -47,8 +47,8 @@ async def play_game(
         # A person cannot press one key twice within the D13 repeat window: the
         # same key again waits that long (anything quicker is a held key's repeat).
         last = pressed.get(ch)
-        if last is not None and table.clock.now() - last < table.repeat_s:
-            await advance(pilot, table.repeat_s + 0.001)
+        if last is not None and table.clock.now() - last < table.gate.repeat_s:
+            await advance(pilot, table.gate.repeat_s + 0.001)
         seen.keys += 1
         await press(pilot, ch)
         pressed[ch] = table.clock.now()
@@ -78,7 +78,7 @@ async def play_game(
             if pos.phase is Phase.SPIT and any(pos.piles) and not table.shown.stuck_shown:
                 await advance(pilot, table.stuck_delay_s + 0.01)
                 continue
-            if now < table.shown.phase_shown_at + table.stale_s:
+            if now < table.shown.phase_shown_at + table.gate.stale_s:
                 # D13: a key this soon is ignored, with a word to the player.
                 p = rng.choice(PLAYERS)
                 before = len(table.decisions)
@@ -91,7 +91,7 @@ async def play_game(
                 seen.stale_ignored += 1
                 # past the window by the one margin every bot driver keeps
                 shown_at = table.shown.phase_shown_at
-                await advance(pilot, earliest_reaction(shown_at, table.stale_s) - now)
+                await advance(pilot, earliest_reaction(shown_at, table.gate.stale_s) - now)
                 continue
         if pos.phase is Phase.SPIT:
             if any(pos.piles):

@@ -176,7 +176,7 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
     try:
         room = host.new_room()
         local = LocalSeat(room, Player.LEFT)
-        table = RemoteSeat(Player.LEFT, local.press, RealClock(), room.table.stale_s)
+        table = RemoteSeat(Player.LEFT, local.press, RealClock(), room.table.gate.stale_s)
         table.invite = f"spit-tui join 127.0.0.1:{host.port} {room.code}"
 
         async def start(app: SpitApp) -> None:

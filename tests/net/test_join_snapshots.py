@@ -26,7 +26,7 @@ def seat_app(drop_right: bool) -> SpitApp:
     lob = lobby(1)
     room = lob.new_room()
     local = LocalSeat(room, Player.LEFT)
-    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.stale_s)
+    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.gate.stale_s)
     _session, rec = join(lob, room, "right")
     room.seats[Player.RIGHT].shown_ms = 42  # as the host's pings would have measured it
 
@@ -36,7 +36,7 @@ def seat_app(drop_right: bool) -> SpitApp:
         clock = t.clock
         assert isinstance(clock, VirtualClock)
         for p in Player:
-            clock.advance(t.stale_s + 0.01)
+            clock.advance(t.gate.stale_s + 0.01)
             t.submit(Ready(p))
         clock.advance(t.countdown_s + 0.01)
         plays = [a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
@@ -73,7 +73,7 @@ def match_over_app(figures: str = "") -> SpitApp:
     room.match = MatchScore(2, wins=[1, 0], games=1)
     room.table.new_game(Game(options=Options(), position=parse_position(near_end), seed=7))
     local = LocalSeat(room, Player.LEFT)
-    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.stale_s)
+    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.gate.stale_s)
     join(lob, room, "right")
     room.name_seat(Player.LEFT, "ana")
     room.name_seat(Player.RIGHT, "ben")
@@ -82,7 +82,7 @@ def match_over_app(figures: str = "") -> SpitApp:
         local.attach(table, lambda line: app.finish(line))
         t = room.table
         assert isinstance(t.clock, VirtualClock)
-        t.clock.advance(t.stale_s + 0.01)
+        t.clock.advance(t.gate.stale_s + 0.01)
         t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
         if figures:  # what the seat's own history says once it has kept the game
             table.show_figures(figures)

@@ -141,7 +141,7 @@ def test_the_host_sends_no_record_before_game_over_and_one_a_game_after() -> Non
     s.receive(body({"type": "record"}), 0.0)
     assert records() == [] and conn.closed is None  # it holds every card: not in play
     t = room.table
-    t.clock.advance(t.stale_s + 0.01)  # type: ignore[attr-defined]
+    t.clock.advance(t.gate.stale_s + 0.01)  # type: ignore[attr-defined]
     t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
     assert t.game.over
     for _ in range(3):
@@ -184,7 +184,7 @@ def _over() -> tuple[str, Scene]:
     t = lobby(1).make_table()
     t.new_game(Game(options=Options(), position=parse_position(NEAR_END), seed=7))
     t.seat(Seats(("ana", "ben")))
-    t.clock.advance(t.stale_s + 0.01)  # type: ignore[attr-defined]
+    t.clock.advance(t.gate.stale_s + 0.01)  # type: ignore[attr-defined]
     t.submit(next(a for a in t.game.legal_actions(Player.LEFT) if isinstance(a, Play)))
     return format_record(record_of(t, {"Left": "ana", "Right": "ben"})), t.scene()
 

@@ -30,7 +30,8 @@ def test_a_watcher_sees_a_whole_game_and_never_a_hidden_card(frames: bool) -> No
     join(lob, room, "right", name="ben", frames=frames)
     conn = FrameRecorder(lob) if frames else Recorder(lob)
     _, seen = watch(lob, room.code.upper(), conn)  # as typed: any case
-    assert seen.sent[0][0] == {"type": "watching", "room": room.code, "stale_s": room.table.stale_s}
+    stale_s = room.table.gate.stale_s
+    assert seen.sent[0][0] == {"type": "watching", "room": room.code, "stale_s": stale_s}
     table = room.table
     for p in Player:
         Bot(table, p, "expert", rng=random.Random(p)).attach()

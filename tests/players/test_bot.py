@@ -41,7 +41,7 @@ def test_bot_slaps_the_smaller_pile_after_the_stale_guard(
     d = run_until_decision(table)
     assert d.action == "R*" + "ab"[pile]
     assert d.outcome is Outcome.APPLIED
-    assert d.time >= table.stale_s  # D13: a slap inside the guard would be thrown away
+    assert d.time >= table.gate.stale_s  # D13: a slap inside the guard would be thrown away
 
 
 def test_bot_says_spit_and_the_round_starts() -> None:
@@ -51,7 +51,7 @@ def test_bot_says_spit_and_the_round_starts() -> None:
     seat(table, R, "easy", seed=2)
     first = run_until_decision(table)
     assert first.action.endswith("!") and first.outcome is Outcome.APPLIED
-    assert first.time >= table.stale_s
+    assert first.time >= table.gate.stale_s
     clock = vclock(table)
     while game.position.phase is Phase.SPIT:
         assert clock.now() < 10

@@ -161,7 +161,7 @@ def test_the_slap_comes_at_the_rungs_reaction_scaled_by_its_form(level: Level) -
         assert plan is not None and plan.action is not None
         pace = bot._pace
         assert react.low * pace - 1e-9 <= plan.due <= react.high * pace + 1e-9 or (
-            plan.due == pytest.approx(earliest_reaction(0.0, table.stale_s))
+            plan.due == pytest.approx(earliest_reaction(0.0, table.gate.stale_s))
         )
         swung.append(plan.due)
     assert any(not react.low <= d <= react.high for d in swung)  # the form counts
@@ -173,4 +173,4 @@ def test_the_slap_comes_at_the_rungs_reaction_scaled_by_its_form(level: Level) -
         bot.attach()
         assert bot.plan is not None
         dues.append(bot.plan.due)
-    assert all(max(react.low, table.stale_s) <= d <= react.high for d in dues)
+    assert all(max(react.low, table.gate.stale_s) <= d <= react.high for d in dues)

@@ -39,7 +39,7 @@ async def test_simultaneous_presses_first_key_wins_and_no_half_is_favoured() -> 
         clock = table.clock
         assert isinstance(clock, VirtualClock)
         for i in range(RACES):
-            clock.advance(table.repeat_s * 2)  # a fresh press, not a held key's repeat (D13)
+            clock.advance(table.gate.repeat_s * 2)  # a fresh press, not a held key's repeat (D13)
             table.new_game(Game(position=start))
             pile = rng.randrange(2)
             row = Row.PILE_A if pile == 0 else Row.PILE_B

@@ -237,7 +237,7 @@ def make_burst(
     the window is a repeat that changes nothing."""
     sim = Game(options=table.game.options, position=table.position)
     now = table.clock.now()
-    arrivals = arrivals if arrivals is not None else Arrivals(table.repeat_s)
+    arrivals = arrivals if arrivals is not None else Arrivals(table.gate.repeat_s)
     chunks: list[str] = []
     out: list[str] = []
     helped = False
@@ -317,7 +317,7 @@ async def storm(seed: int, options: Options, bursts: list[tuple[int, int, int, f
     async with app.run_test(size=(100, 30)) as pilot:
         feed = DriverInput(app)
         table = app.table
-        arrivals = Arrivals(table.repeat_s)
+        arrivals = Arrivals(table.gate.repeat_s)
         await feed.send(pilot, "\x1b[I")
         await check(app, "start")
         t0 = time.perf_counter()

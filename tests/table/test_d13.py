@@ -24,7 +24,7 @@ def table_at(text: str) -> tuple[Table, VirtualClock]:
 def test_the_windows_are_as_d13_says() -> None:
     table, _ = table_at(PLAY)
     assert (STALE_S, REPEAT_S) == (0.2, 0.06)
-    assert (table.stale_s, table.repeat_s) == (STALE_S, REPEAT_S)
+    assert (table.gate.stale_s, table.gate.repeat_s) == (STALE_S, REPEAT_S)
 
 
 def test_d13_a_press_0_25_s_after_no_plays_left_counts() -> None:

@@ -31,6 +31,7 @@ GONE = {
     "say", "message", "names", "computer_level", "_put_message", "_message_timers",
     "_who_won", "_idle_reason", "_names", "_computer", "_views", "lit_piles", "left_slot",
     "story", "rounds", "last_round", "last_event", "game_started_at", "game_ended_at",
+    "stale_s", "repeat_s", "_stamp",  # the gate's and the Showing's own, read there
 }
 
 

@@ -211,7 +211,7 @@ async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int
     from .seat import LocalSeat
 
     local = LocalSeat(room, seat)
-    table = RemoteSeat(seat, local.press, RealClock(), room.table.stale_s)
+    table = RemoteSeat(seat, local.press, RealClock(), room.table.gate.stale_s)
     table.invite = invite
 
     async def start(app: SpitApp) -> None:

@@ -170,7 +170,7 @@ class Room:
         self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
         for p in Player:
             # the repeat rule where the keys arrive (before a hold squeezes their gaps)
-            self.gates[p] = KeyGate(self.table.stale_s, halves=frozenset({p}), at_arrival=True)
+            self.gates[p] = KeyGate(self.table.gate.stale_s, halves=frozenset({p}), at_arrival=True)
         self._hold()
 
     @property

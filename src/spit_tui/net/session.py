@@ -159,7 +159,7 @@ class Session:
         if room is None:
             self._elsewhere(msg["code"])
             return
-        self.conn.send({"type": "watching", "room": room.code, "stale_s": room.table.stale_s})
+        self.conn.send({"type": "watching", "room": room.code, "stale_s": room.table.gate.stale_s})
         why = room.watch(self.conn)
         if why is not None:
             self.close(why)
@@ -198,7 +198,7 @@ class Session:
                 "room": room.code,
                 "seat": SEAT_NAMES[p],
                 "token": token,
-                "stale_s": room.table.stale_s,
+                "stale_s": room.table.gate.stale_s,
             }
         )
         room.attach(p, self.conn)

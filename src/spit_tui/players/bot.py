@@ -228,7 +228,7 @@ class Bot:
         """A ready/slap reaction, never inside the table's stale-key window (D13)."""
         t = self.table
         delay = self.level.react.draw(self.rng) * self._pace
-        earliest = earliest_reaction(t.shown.phase_shown_at, t.stale_s) - t.clock.now()
+        earliest = earliest_reaction(t.shown.phase_shown_at, t.gate.stale_s) - t.clock.now()
         return max(delay, earliest)
 
     def _notice(self, view: View, candidates: list[Action], now: float) -> list[Action]:
