@@ -406,8 +406,11 @@ async def serve_load(port: int, pace: float, index: int, show: bool) -> None:
         while line := await asyncio.to_thread(sys.stdin.readline):
             cmd = json.loads(line)
             if "grow" in cmd:
-                await load.grow(int(cmd["grow"]))
-                answer: dict[str, Any] = {"guests": len(load.guests)}
+                try:
+                    await load.grow(int(cmd["grow"]))
+                    answer: dict[str, Any] = {"guests": len(load.guests)}
+                except (TimeoutError, RuntimeError, OSError, asyncssh.Error) as e:
+                    answer = {"error": f"{type(e).__name__}: {str(e)[:200]}"}
             elif "window" in cmd:
                 answer = await load.window(float(cmd["window"]))
             else:
@@ -443,6 +446,8 @@ class Loads:
             if not line:
                 raise RuntimeError("a load process ended")
             got: dict[str, Any] = json.loads(line)
+            if "error" in got:  # a guest could not come in or sit down
+                raise RuntimeError(f"a load process: {got['error']}")
             return got
 
         return list(await asyncio.gather(*(one(p, c) for p, c in zip(self.procs, cmds,
@@ -545,6 +550,8 @@ async def run(
                         break
         except TimeoutError:
             rows.append({"note": f"stopped at the run's limit of {limit:g} s"})
+        except (RuntimeError, OSError, asyncssh.Error, ValueError) as e:  # the rows so far stand
+            rows.append({"note": f"stopped: {type(e).__name__}: {str(e)[:200]}"})
         finally:
             await loads.stop()
             await server.stop()
