@@ -84,7 +84,10 @@ def imports_only() -> dict[str, float]:
 
 def guests(n: int, mode: str) -> dict[str, Any]:
     """N guests started the `mode` way ("exec" or "fork"), in pairs in games."""
-    host = subprocess.Popen([sys.executable, "-c", HOST], stdout=subprocess.PIPE, text=True)
+    from ssh_guests import die_with_parent
+
+    host = subprocess.Popen([sys.executable, "-c", HOST], stdout=subprocess.PIPE, text=True,
+                            preexec_fn=die_with_parent)
     kids: list[tuple[int, int]] = []
     try:
         assert host.stdout is not None

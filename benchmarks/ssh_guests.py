@@ -47,6 +47,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -276,6 +277,15 @@ def memory_kb(pid: int) -> dict[str, int]:
     return got
 
 
+def die_with_parent() -> None:
+    """In a process this run starts, before it runs: the kernel kills it if the
+    run dies first (a smoke test's timeout kills the run with SIGKILL), so no
+    server or load outlives its run (Linux's PR_SET_PDEATHSIG)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+
+
 def loadavg() -> float:
     with open("/proc/loadavg") as f:
         return float(f.read().split()[0])
@@ -299,6 +309,7 @@ class Server:
             "--host-key", str(self.home / "host_key"), "--no-history",
             "--per-address", "100", "--max-sessions", "200",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
+            preexec_fn=die_with_parent,
         )  # fmt: skip
         assert self.proc.stdout is not None
         async with asyncio.timeout(30):
@@ -435,6 +446,7 @@ class Loads:
                 sys.executable, __file__, "--load", str(self.port), "--index", str(i),
                 "--pace", str(self.pace), *(["--show"] if self.show else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                preexec_fn=die_with_parent,
             ))  # fmt: skip
 
     async def ask(self, cmds: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -20,10 +20,20 @@ from spit_tui.ssh.hostkey import HostKeyError, load_or_make
 BOUND_S = 20.0
 
 
+def _die_with_the_test() -> None:
+    """In the server, before it starts: the kernel kills it if the test's process
+    dies first (a worker ended by a timeout runs no `finally`), so no server
+    outlives its test (Linux's PR_SET_PDEATHSIG)."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+
+
 def serve(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "spit_tui", "ssh-serve", "--port", "0", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_die_with_the_test,
     )  # fmt: skip
 
 
@@ -40,8 +50,15 @@ def first_lines(proc: subprocess.Popen[str], n: int) -> list[str]:
 
 
 def stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    """Ctrl+C the server and read what it said; one that does not stop within
+    BOUND_S is killed (and the test fails), never left running."""
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=BOUND_S)
+    try:
+        _, err = proc.communicate(timeout=BOUND_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
     return proc.returncode, err
 
 
