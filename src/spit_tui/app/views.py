@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.color import Color
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -102,10 +103,12 @@ class LinesView(SceneView):
         self._width = -1
         self._stale = True
         self._base: Style | None = None
+        self._plain: tuple[bool, Color] | None = None  # (see `_drawn_as_is`)
         self._handed: dict[int, Strip] = {}  # the lines last handed to the compositor
 
     def notify_style_update(self) -> None:
         self._base = None
+        self._plain = None
         self._width = -1  # repaint every line in the new style
         super().notify_style_update()
 
@@ -147,7 +150,7 @@ class LinesView(SceneView):
             self._width = width
         base = self.base
         strips = self._strips[: len(new)]
-        dirty = []
+        dirty: dict[tuple[int, int, int], int] = {}  # (x0, x1, last line): first line
         known = min(len(old), len(strips))
         for y, segs in enumerate(new):
             if y < known:
@@ -164,10 +167,11 @@ class LinesView(SceneView):
                 strips[y] = strip
             else:
                 strips.append(strip)
-            dirty += [Region(x0, y, x1 - x0, 1) for x0, x1 in spans]
+            for x0, x1 in spans:  # the same cells as a line up: one region, taller
+                dirty[(x0, x1, y)] = dirty.pop((x0, x1, y - 1), y)
         self._segs = new
         self._strips = strips
-        return dirty
+        return [Region(x0, top, x1 - x0, y + 1 - top) for (x0, x1, y), top in dirty.items()]
 
     def _get_strips(self, width: int) -> list[Strip]:
         if self._stale or width != self._width:
@@ -192,13 +196,14 @@ class LinesView(SceneView):
         outline, tint, hatch or opacity (the board) hands out its own lines
         with the app's filters applied: Textual's styles cache would copy every
         changed line into a new strip first (about 20 µs a line, eight lines a
-        key). Each line handed out before and now replaced is unlinked
-        (`unlink`), so it is freed at once."""
-        if self._plain():
-            width = self.size.width
+        key), and measure the widget's colours again at every frame. Each line
+        handed out before and now replaced is unlinked (`unlink`), so it is
+        freed at once."""
+        width = self.size.width
+        plain, background = self._drawn_as_is()
+        if plain:
             lines = self._get_strips(width)
             filters = self.get_line_filters()
-            background = self.background_colors[1]
             blank = None
             strips = []
             for y in crop.line_range:
@@ -214,7 +219,7 @@ class LinesView(SceneView):
         else:
             strips = super().render_lines(crop)
         self._dirty_regions.clear()  # (read only by Widget.render_line, not used here)
-        if crop.x == 0 and crop.width == self.size.width:  # whole lines: the usual case
+        if crop.x == 0 and crop.width == width:  # whole lines: the usual case
             handed = self._handed
             for y, strip in enumerate(strips, crop.y):
                 old = handed.get(y)
@@ -224,17 +229,21 @@ class LinesView(SceneView):
                     handed[y] = strip
         return strips
 
-    def _plain(self) -> bool:
-        """Whether Textual's styles would leave this view's lines as they are."""
-        styles = self.styles
-        return (
-            not any(styles.gutter)  # no border, no padding
-            and not any(edge for edge, _ in styles.outline)
-            and not styles.tint.a
-            and styles.text_opacity == 1.0
-            and self.opacity == 1.0
-            and not (styles.has_rule("hatch") and styles.hatch != "none")
-        )
+    def _drawn_as_is(self) -> tuple[bool, Color]:
+        """Whether Textual's styles would leave this view's lines as they are,
+        and the background its filters see; kept until the styles change."""
+        if self._plain is None:
+            styles = self.styles
+            plain = (
+                not any(styles.gutter)  # no border, no padding
+                and not any(edge for edge, _ in styles.outline)
+                and not styles.tint.a
+                and styles.text_opacity == 1.0
+                and self.opacity == 1.0
+                and not (styles.has_rule("hatch") and styles.hatch != "none")
+            )
+            self._plain = plain, self.background_colors[1]
+        return self._plain
 
 
 def unlink(strip: Strip) -> None:
