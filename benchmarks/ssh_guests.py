@@ -64,10 +64,9 @@ from scale import lag_ms, lag_probe
 TARGET_P95_MS = 20.0
 STEPS = "4,8,16,24,32,48,64,80"
 SIZE = (100, 30)
-PER_ADDRESS = 8  # guests a loopback address (the door lets 10 connections an address in)
+PER_ADDRESS = 8  # guests a loopback address, as a few people behind one address
 ANSWER_S = 2.0  # a play no screen update answers in this long is counted as unanswered
 TICK = os.sysconf("SC_CLK_TCK")
-PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 CODE = re.compile(r"\b([0-9a-z]{5}-[0-9a-z]{5})\b")
 HEADER = re.compile(r"pile a +pile b")  # the centre piles' names over them
 CARD = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
@@ -361,7 +360,7 @@ class Load:
         self.probe = asyncio.get_running_loop().create_task(lag_probe(self.lags))
 
     def _address(self) -> str:
-        """Its own loopback addresses: the door lets 10 connections an address in."""
+        """Its own loopback addresses, PER_ADDRESS guests each."""
         return f"127.0.{1 + self.index}.{2 + len(self.guests) // PER_ADDRESS}"
 
     async def add_pair(self) -> None:
