@@ -40,9 +40,15 @@ class Story:
         totals = (start.sides[0].total, start.sides[1].total)
         self.held: list[tuple[int, int]] = [] if any(start.piles) else [totals]
         self.scores: list[tuple[int, int]] = [] if any(start.piles) else [start.scores]
+        # the trend as of len(held) rounds: it changes only as a round ends
+        self._trend: tuple[int, tuple[tuple[Player, int], ...]] = (0, ())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Story) and vars(self) == vars(other)
+        if not isinstance(other, Story):
+            return False
+        mine, theirs = dict(vars(self)), dict(vars(other))
+        del mine["_trend"], theirs["_trend"]  # worked out when asked
+        return mine == theirs
 
     __hash__ = None  # type: ignore[assignment]  # mutable: compared by value only
 
@@ -78,10 +84,18 @@ class Story:
     def lost_race(self, player: Player) -> None:
         self.feed.appendleft(FeedEntry("late", player))
 
-    def trend(self) -> list[tuple[Player, int]]:
+    def trend(self) -> tuple[tuple[Player, int], ...]:
         """The last rounds, oldest first: who gained and by how much. In the
         standard game a gain is cards shed; in the points game it is the round
-        won on points (the fewer points). Even rounds are left out."""
+        won on points (the fewer points). Even rounds are left out. Worked out
+        once a round (a host asks at every change of every room)."""
+        rounds, trend = self._trend
+        if rounds != len(self.held):
+            trend = self._rounds_won()
+            self._trend = (len(self.held), trend)
+        return trend
+
+    def _rounds_won(self) -> tuple[tuple[Player, int], ...]:
         out: list[tuple[Player, int]] = []
         for before, after, s0, s1 in zip(
             self.held, self.held[1:], self.scores, self.scores[1:], strict=False
@@ -91,4 +105,4 @@ class Story:
             diff = points if s1 != s0 else after[0] - before[0]
             if diff:
                 out.append((Player.LEFT if diff < 0 else Player.RIGHT, abs(diff)))
-        return out[-TREND_LEN:]
+        return tuple(out[-TREND_LEN:])

@@ -71,7 +71,7 @@ class SceneBuilder:
             owners=tuple([story.owner(i) for i in range(len(piles))]),
             feed=tuple(story.feed),
             played=(story.played[0], story.played[1]),
-            trend=tuple(story.trend()),
+            trend=story.trend(),
             lit=shown.lit_piles(pos, now),
             left_slot=shown.left_slot(now),
             last_round=shown.last_round,

@@ -70,11 +70,11 @@ def test_trend_says_who_pulled_the_rope_in_the_last_rounds() -> None:
     story = Story(Game(seed=1).position)
     story.held += [(22, 30), (25, 27), (20, 32)]
     story.scores += [(0, 0)] * 3
-    assert story.trend() == [(Player.LEFT, 4), (Player.RIGHT, 3), (Player.LEFT, 5)]
+    assert story.trend() == ((Player.LEFT, 4), (Player.RIGHT, 3), (Player.LEFT, 5))
     points = Story(Game(seed=1).position)
     points.held += [(26, 26)]
     points.scores += [(3, 7)]
-    assert points.trend() == [(Player.LEFT, 4)]
+    assert points.trend() == ((Player.LEFT, 4),)
 
 
 async def test_a_play_shows_in_its_players_colour_and_in_the_feed() -> None:

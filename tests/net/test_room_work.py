@@ -5,6 +5,7 @@ since at a few hundred rooms the views are most of the host's time
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from testkit.lobby import FrameRecorder, Recorder, body, join, lobby
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
 from spit_tui.net import seatview
-from spit_tui.net.protocol import first, to_json
+from spit_tui.net.protocol import encode, first, to_json
 from spit_tui.net.seatview import scene_to_wire
 from spit_tui.net.session import Session
 from spit_tui.scene import Scene
@@ -119,3 +120,23 @@ def test_nothing_is_written_to_a_line_that_is_gone() -> None:
     conn.send({"type": "ping", "id": 2})
     conn.send_frame(b"\x00\x00\x00\x02{}")
     assert len(writer.written) == 1
+
+
+def test_a_ping_goes_to_a_socket_as_the_frame_the_encoder_would_write() -> None:
+    """Pings are written by hand for a socket (four a room a second): the
+    same bytes as the message encoded, for seats and watchers alike."""
+    lob = lobby(3)
+    room = lob.new_room()
+    _, left = join(lob, room, "left", frames=True)
+    watcher = FrameRecorder(lob)
+    Session(lob, watcher, 0.0).receive(body(first("watch", code=room.code)), 0.0)
+    frames: list[bytes] = []
+    left.send_frame = frames.append  # type: ignore[method-assign]
+    watcher.send_frame = frames.append  # type: ignore[method-assign]
+    for k in range(3):
+        room.ping(1.0 + k)
+    msgs = [json.loads(f[4:]) for f in frames]
+    assert [m["type"] for m in msgs] == ["ping"] * 6
+    assert frames == [encode(m) for m in msgs]
+    ids = [m["id"] for m in msgs]
+    assert ids[1::2] == [0, 0, 0] and ids[0] < ids[2] < ids[4]  # the watcher's, the seat's
