@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from testkit.host import running_host
+from testkit.host import no_task_stuck, running_host
 from testkit.redis import RedisServer, redis_server
 
 from spit_tui.engine import Player
@@ -34,7 +34,8 @@ LOCAL = "127.0.0.1"
 async def hosts(
     server: RedisServer, n: int, ttl_s: float = 1.5
 ) -> AsyncIterator[list[tuple[Host, RedisDirectory, list[str]]]]:
-    """`n` hosts sharing `server`'s Redis, each with the lines it logged."""
+    """`n` hosts sharing `server`'s Redis, each with the lines it logged; once
+    they are closed, no task of theirs may refuse to end."""
     async with AsyncExitStack() as stack:
         out = []
         for _ in range(n):
@@ -47,6 +48,7 @@ async def hosts(
             stack.push_async_callback(d.close)
             out.append((host, d, lines))
         yield out
+    await no_task_stuck()  # once, after this, a worker hung minutes in the loop's teardown
 
 
 def entry(**changes: Any) -> dict[str, Any]:
