@@ -53,6 +53,7 @@ def _instrument(out: Path) -> None:
     keys: list[float] = []  # main-thread CPU at each key's arrival (s)
     frames: list[tuple[float, int]] = []  # (main-thread CPU at the frame's end, bytes)
     waits: list[float] = []  # main-thread CPU each time the loop goes to sleep
+    first: list[float] = []  # the whole process's CPU when its first frame was written
     display = App._display
     run_async = App.run_async
     select = selectors.DefaultSelector.select
@@ -93,6 +94,8 @@ def _instrument(out: Path) -> None:
         finally:
             del driver.write
         if written:
+            if not frames:
+                first.append(time.process_time())
             frames.append((time.thread_time(), written))
             if profiler is not None:
                 profiler.disable()
@@ -113,7 +116,7 @@ def _instrument(out: Path) -> None:
             return await run_async(self, *args, **kwargs)
         finally:
             cls.on_event = on_event  # type: ignore[method-assign]
-            log: dict[str, Any] = {"keys": keys, "frames": frames, "waits": waits}
+            log: dict[str, Any] = {"keys": keys, "frames": frames, "waits": waits, "first": first}
             if raw is not None:
                 log["raw"] = raw
             out.write_text(json.dumps(log))
@@ -169,8 +172,10 @@ def per_key(log: dict[str, Any], sent: int) -> list[dict[str, float]]:
 
 def measure(
     app: str, src: str | None, keys: list[str], profile: str | None = None
-) -> list[dict[str, float]]:
-    """One start of `app` ("spit" or "echo") in tmux; its per-key figures."""
+) -> tuple[list[dict[str, float]], float]:
+    """One start of `app` ("spit" or "echo") in tmux: its per-key figures, and
+    the process's CPU time (ms) when its first frame was written (start-up:
+    the interpreter, imports, the app's set-up and first frame)."""
     with tempfile.TemporaryDirectory(prefix="spit-keycost-") as tmp:
         out = Path(tmp) / "log.json"
         argv = [sys.executable, str(HERE / "keycost.py"), "inner", str(out), app]
@@ -214,7 +219,7 @@ def measure(
                 Path(os.environ["KEYCOST_RAW"]).write_text(out.read_text())
         finally:
             tm.kill()
-    return per_key(log, len(keys))
+    return per_key(log, len(keys)), log["first"][0] * 1000
 
 
 def _summary(rows: list[dict[str, float]]) -> dict[str, float]:
@@ -242,13 +247,20 @@ def run(runs: int = 3, against: str | None = None) -> dict[str, Any]:
     if against is not None:
         apps.append(("against", "spit", against))
     rows: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in apps}
+    starts: dict[str, list[float]] = {name: [] for name, _, _ in apps}
     for _ in range(runs):
         for name, app, src in apps:
-            rows[name] += measure(app, src, keys)
+            got, start = measure(app, src, keys)
+            rows[name] += got
+            starts[name].append(start)
     res: dict[str, Any] = {"runs": runs, "keys": len(keys)}
     for name in rows:
         res[name] = _summary(rows[name])
+        res[name]["startup_cpu_ms_p50"] = round(statistics.median(starts[name]), 1)
     res["cpu_ratio_p50"] = round(res["spit-tui"]["cpu_ms_p50"] / res["echo"]["cpu_ms_p50"], 3)
+    res["startup_cpu_ratio"] = round(
+        res["spit-tui"]["startup_cpu_ms_p50"] / res["echo"]["startup_cpu_ms_p50"], 3
+    )
     if against is not None:
         res["against_src"] = against
     return res
@@ -272,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(args_in)
     if args.profile:
         latency.compile_like_an_install()
-        rows = measure("spit", args.against, latency.spit_keys(), str(Path(args.profile).resolve()))
+        where = str(Path(args.profile).resolve())
+        rows, _ = measure("spit", args.against, latency.spit_keys(), where)
         print(json.dumps(_summary(rows), indent=2))
         return 0
     res = run(1 if args.quick else args.runs, args.against)
@@ -288,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  bytes p50 {r['bytes_p50']:7.0f}  (all frames {r['bytes_all_p50']:7.0f})"
                 f"  n={r['n']}"
             )
-        print(f"CPU ratio {res['cpu_ratio_p50']}")
+            print(f"{'':9} start-up CPU to the first frame {r['startup_cpu_ms_p50']:7.1f} ms")
+        print(f"CPU ratio {res['cpu_ratio_p50']}  start-up CPU ratio {res['startup_cpu_ratio']}")
     return 0
 
 
