@@ -54,8 +54,8 @@ async def choose(*keys: str, rooms: Rooms | None = GAMES) -> Choice | None:
     ("keys", "chosen"),
     [
         (["q"], Choice("quick")),
-        (["n", "enter"], Choice("new", options=Options())),
-        (["down", "enter", "enter"], Choice("new", options=Options())),  # arrows and Enter
+        (["n", "enter"], Choice("new")),  # the host's own game (no options sent)
+        (["down", "enter", "enter"], Choice("new")),  # arrows and Enter
         (["n", "v", "enter"], Choice("new", options=POINTS)),
         (["n", "t", "t", "m", "enter"], Choice("new", options=POINTS._replace(target=150,
                                                                           manual_flip=True))),
@@ -74,6 +74,23 @@ async def choose(*keys: str, rooms: Rooms | None = GAMES) -> Choice | None:
 )
 async def test_each_choice_by_its_keys(keys: list[str], chosen: Choice | None) -> None:
     assert await choose(*keys) == chosen
+
+
+async def test_new_room_says_the_hosts_own_game_where_the_lobby_does_not_know_it() -> None:
+    """`join HOST` (another's host): New room opens on "the host's own", and
+    Enter asks for a room with no options of its own (the host plays its game);
+    the first of v, t, m starts from the standard game."""
+    app = lobby_app(TITLE, check_code)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert "the host's own" in str(app.screen.query_one("#options").render())
+        await pilot.press("m")
+        await pilot.pause()
+        text = str(app.screen.query_one("#options").render())
+        assert "standard: first to play every card" in text and "on: each" in text
+        await pilot.press("enter")
+    assert chosen(app) == Choice("new", options=Options(manual_flip=True))
 
 
 async def test_new_room_starts_from_the_hosts_own_game() -> None:
@@ -151,6 +168,12 @@ async def test_f1_shows_what_each_choice_does() -> None:
 
 def test_lobby_snapshot(snap_compare: Callable[..., bool]) -> None:
     assert snap_compare(lobby_app(TITLE, check_code), terminal_size=(100, 30))
+
+
+def test_new_room_of_a_host_whose_game_is_unknown_snapshot(
+    snap_compare: Callable[..., bool],
+) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code), press=["n"], terminal_size=(100, 30))
 
 
 def test_new_room_snapshot(snap_compare: Callable[..., bool]) -> None:

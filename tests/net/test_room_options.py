@@ -54,3 +54,22 @@ def test_bad_room_options_are_one_line(argv: list[str], says: str) -> None:
         [sys.executable, "-m", "spit_tui", *argv], capture_output=True, text=True, timeout=30
     )
     assert run.returncode == 2 and says in run.stderr and run.stderr.count("\n") == 1
+
+
+async def test_a_room_asked_for_with_no_options_plays_the_hosts() -> None:
+    """The lobby's New room left at "the host's own" sends no options: a host
+    started for points to 30 makes a points-to-30 room."""
+    from spit_tui.net.host import Host
+    from spit_tui.net.joincmd import ask_room
+
+    host = Host(port=0, options=Options(Variant.POINTS, 30))
+    await host.start()
+    try:
+        code = await ask_room("127.0.0.1", host.port, options=None)
+        assert code is not None
+        assert host.lobby.rooms[code].table.game.options == Options(Variant.POINTS, 30)
+        chosen = await ask_room("127.0.0.1", host.port, options=Options())  # chosen: standard
+        assert chosen is not None
+        assert host.lobby.rooms[chosen].table.game.options == Options()
+    finally:
+        await host.close()

@@ -70,7 +70,10 @@ class CodeScreen(Question):
 
 class RoomScreen(Question):
     """A new room's options: the game (standard or points), the points game's
-    target, manual flip; Enter makes the room with them, for every game in it."""
+    target, manual flip; Enter makes the room with them, for every game in it.
+    It opens on the host's own game: the options given (where the door knows
+    them), else "the host's" (None: Enter sends none, and the host plays its
+    own); the first of v, t, m starts from the standard game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "variant", "standard / points"),
@@ -82,7 +85,7 @@ class RoomScreen(Question):
 
     def __init__(self, options: Options | None = None) -> None:
         super().__init__()
-        self.options = options or Options()
+        self.options = options
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -92,6 +95,15 @@ class RoomScreen(Question):
 
     def _text(self) -> str:
         o = self.options
+        if o is None:
+            return "\n".join((
+                "v  game          the host's own",
+                "t  target        the host's own",
+                "m  manual flip   the host's own",
+                "",
+                "Enter makes the room with this host's own game;",
+                "v, t or m chooses another. Every game in it plays that.",
+            ))  # fmt: skip
         points = o.variant is Variant.POINTS
         game = "points: rounds are scored" if points else "standard: first to play every card"
         target = f"{o.target} points" if points else "(points game only)"
@@ -108,19 +120,24 @@ class RoomScreen(Question):
         self.options = options
         self.query_one("#options", Static).update(self._text())
 
+    @property
+    def chosen(self) -> Options:
+        """The options as shown, or the standard game where the host's are shown."""
+        return self.options or Options()
+
     def action_variant(self) -> None:
-        points = self.options.variant is Variant.POINTS
-        self._set(self.options._replace(variant=Variant.STANDARD if points else Variant.POINTS))
+        points = self.chosen.variant is Variant.POINTS
+        self._set(self.chosen._replace(variant=Variant.STANDARD if points else Variant.POINTS))
 
     def action_target(self) -> None:
-        if self.options.variant is not Variant.POINTS:
-            self._set(self.options._replace(variant=Variant.POINTS))  # a target: the points game
+        if self.chosen.variant is not Variant.POINTS:
+            self._set(self.chosen._replace(variant=Variant.POINTS))  # a target: the points game
             return
-        later = [t for t in TARGETS if t > self.options.target]
-        self._set(self.options._replace(target=later[0] if later else TARGETS[0]))
+        later = [t for t in TARGETS if t > self.chosen.target]
+        self._set(self.chosen._replace(target=later[0] if later else TARGETS[0]))
 
     def action_flip(self) -> None:
-        self._set(self.options._replace(manual_flip=not self.options.manual_flip))
+        self._set(self.chosen._replace(manual_flip=not self.chosen.manual_flip))
 
     def action_make(self) -> None:
         self.dismiss(Choice("new", options=self.options))
