@@ -21,6 +21,26 @@ from spit_tui.scene import Scene
 from spit_tui.table import Table
 
 
+class Counted:
+    """A seatview function that counts its calls while it is patched in (`on`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+        self.monkeypatch, self.name = monkeypatch, name
+        self.real = getattr(seatview, name)
+        self.calls = 0
+        self.on()
+
+    def __call__(self, scene: Scene) -> seatview.Message:
+        self.calls += 1
+        return self.real(scene)  # type: ignore[no-any-return]
+
+    def on(self) -> None:
+        self.monkeypatch.setattr(seatview, self.name, self)
+
+    def off(self) -> None:
+        self.monkeypatch.setattr(seatview, self.name, self.real)
+
+
 def test_a_room_builds_one_scene_per_change_for_both_seats_and_a_watcher(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -54,18 +74,10 @@ def test_a_room_encodes_one_shared_view_per_change_and_each_seat_reads_its_own(
     _, right = join(lob, room, "right", name="ben", frames=True)
     watcher = FrameRecorder(lob)
     Session(lob, watcher, 0.0).receive(body(first("watch", code=room.code)), 0.0)
-    encoded = 0
-    shared = seatview._shared
-
-    def counted(scene: Scene) -> seatview.Message:
-        nonlocal encoded
-        encoded += 1
-        return shared(scene)
-
-    monkeypatch.setattr(seatview, "_shared", counted)
+    board = Counted(monkeypatch, "_board")
     room.submit(Player.LEFT, Row.PILE_B, 0)  # too soon to say spit: a message for LEFT only
-    assert encoded == 1
-    monkeypatch.setattr(seatview, "_shared", shared)
+    assert board.calls == 1
+    board.off()
     scene = room._scene()
     for conn, p, heard in ((left, Player.LEFT, 1), (right, Player.RIGHT, 0)):
         assert conn.sent[-1][0] == scene_to_wire(scene, p, heard)  # what it always was
@@ -140,3 +152,35 @@ def test_a_ping_goes_to_a_socket_as_the_frame_the_encoder_would_write() -> None:
     assert frames == [encode(m) for m in msgs]
     ids = [m["id"] for m in msgs]
     assert ids[1::2] == [0, 0, 0] and ids[0] < ids[2] < ids[4]  # the watcher's, the seat's
+
+
+def test_the_rooms_kept_part_of_a_view_follows_every_change_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The room's seldom-changing part of a view is kept encoded between
+    changes (seatview.RoomJson): written again only when it changed, and
+    every frame is still the whole view as `scene_to_wire` writes it."""
+    lob = lobby(3)
+    room = lob.new_room()
+    _, left = join(lob, room, "left", name="ana", frames=True)
+    _, right = join(lob, room, "right", name="ben", frames=True)
+    written = Counted(monkeypatch, "_room")
+
+    def seen_whole() -> None:
+        written.off()  # the reference encoding, uncounted
+        scene = room._scene()
+        for conn, p in ((left, Player.LEFT), (right, Player.RIGHT)):
+            assert conn.sent[-1][0] == scene_to_wire(scene, p, room.seats[p].heard)
+        written.on()
+
+    room.submit(Player.LEFT, Row.PILE_A, 0)  # a message for LEFT: the room part as it was
+    room.submit(Player.RIGHT, Row.PILE_A, 1)
+    assert written.calls == 0
+    seen_whole()
+    room.name_seat(Player.LEFT, "cleo")
+    assert written.calls == 1 and left.sent[-1][0]["names"][0] == "cleo"
+    seen_whole()
+    room.seats[Player.RIGHT].shown_ms = 40  # a seat's shown ping moved
+    room.flush()
+    assert written.calls == 2 and right.sent[-1][0]["ping"][1] == 40
+    seen_whole()

@@ -44,7 +44,7 @@ from .computer import Rungs, SeatComputer, Tags, computer_seating, level_words
 from .latency import Rtt, distance, holds, unusual
 from .limits import PLAYING_S, Bucket, Limits, RoomAsks, Strangers
 from .protocol import Message, frame
-from .seatview import SEAT_NAMES, WireView, match_room, room_scene
+from .seatview import SEAT_NAMES, RoomJson, WireView, match_room, room_scene
 
 if TYPE_CHECKING:
     from .directory import Far
@@ -175,6 +175,7 @@ class Room:
     computers: dict[Player, SeatComputer] = field(default_factory=dict)  # seats it plays
     offered: Player | None = None  # a dropped seat the other player may give the computer
     on_takeover: Callable[[Player], None] = lambda p: None  # the host: the offer was taken
+    room_json: RoomJson = field(default_factory=RoomJson)  # its views' seldom-changing part
 
     def __post_init__(self) -> None:
         self.table.subscribe(Subscription(on_change=self.flush, on_decision=self._heard))
@@ -271,7 +272,7 @@ class Room:
         watcher sees LEFT's board without LEFT's own message."""
         if not watchers:
             return
-        wire = wire or WireView(self._scene())
+        wire = wire or WireView(self._scene(), self.room_json)
         own = wire.own(Player.LEFT, 0, said=False)
         gist = wire.gist(own)  # the clocks alone are no change worth sending
         if gist == self.watch_sent and not force:
@@ -588,7 +589,7 @@ class Room:
     def flush(self) -> None:
         """Send each connected seat its view, if it changed since the last one sent,
         holding the nearer seat's views (hold_views) so both see a change together."""
-        wire = WireView(self._scene())
+        wire = WireView(self._scene(), self.room_json)
         hold = self.holds() if self.hold_views else (0.0, 0.0)
         clock = self.table.clock
         self._show_watchers(self.watchers, wire=wire)

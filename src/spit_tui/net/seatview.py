@@ -110,6 +110,11 @@ def _times(scene: Scene) -> Message:
 
 def _shared(scene: Scene) -> Message:
     """What every seat and watcher of a room is shown alike, the clocks apart."""
+    return {**_board(scene), **_room(scene)}
+
+
+def _board(scene: Scene) -> Message:
+    """The part of `_shared` that a play changes."""
     return {
         "type": "view",
         "phase": scene.phase.value,
@@ -123,13 +128,8 @@ def _shared(scene: Scene) -> Message:
             {"top": _TEXT[t], "size": n}
             for t, n in zip(scene.pile_tops, scene.pile_sizes, strict=True)
         ],
-        "manual_flip": scene.options.manual_flip,
-        "variant": scene.options.variant.value,
-        "target": scene.options.target,
         "stuck": scene.stuck,
         "counting_down": scene.counting_down,
-        "names": list(scene.names),
-        "waiting": scene.waiting,
         "winner": _seat(scene.winner),
         "spitter": _seat(scene.spitter),
         "scores": list(scene.scores),
@@ -146,6 +146,24 @@ def _shared(scene: Scene) -> Message:
         "lit": list(scene.lit),
         "left": None if scene.left_slot is None else [SEAT_NAMES[scene.left_slot[0]],
                                                        scene.left_slot[1]],
+    }
+
+
+def _room_key(scene: Scene) -> tuple[object, ...]:
+    """Everything `_room` reads: equal keys, equal JSON."""
+    return (scene.options, scene.names, scene.waiting, scene.last_round, scene.scoreboard,
+            scene.pings, scene.room_wins, scene.watchers, scene.computer, scene.first_to)
+
+
+def _room(scene: Scene) -> Message:
+    """The part of `_shared` that changes seldom (the room, the rounds so far,
+    the pings): a room's last one is kept encoded (`RoomJson`)."""
+    return {
+        "manual_flip": scene.options.manual_flip,
+        "variant": scene.options.variant.value,
+        "target": scene.options.target,
+        "names": list(scene.names),
+        "waiting": scene.waiting,
         "last_round": _round_end(scene.last_round),
         "scoreboard": [[s.round, *s.points] for s in scene.scoreboard],
         "ping": list(scene.pings or (None, None)),
@@ -154,6 +172,24 @@ def _shared(scene: Scene) -> Message:
         "computer": list(scene.computer),
         **({} if scene.first_to is None else {"first_to": scene.first_to}),
     }
+
+
+class RoomJson:
+    """A room's last `_room` part, encoded, and what it was made from: most of
+    a room's changes are plays, which leave it as it was, so its JSON (about
+    two fifths of a view) is written again only when it changed."""
+
+    __slots__ = ("json", "key")
+
+    def __init__(self) -> None:
+        self.key: tuple[object, ...] | None = None
+        self.json = b""
+
+    def of(self, scene: Scene) -> bytes:
+        key = _room_key(scene)
+        if key != self.key:
+            self.key, self.json = key, to_json(_room(scene))
+        return self.json
 
 
 class WireView:
@@ -165,13 +201,14 @@ class WireView:
     that merely moved; `frame` is the bytes for a socket and `message` the
     same view as a dict, for a connection that takes messages."""
 
-    __slots__ = ("_body", "_scene", "_shared", "_times", "_times_json", "shared_json")
+    __slots__ = ("_body", "_scene", "_times", "_times_json", "shared_json")
 
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: Scene, room: RoomJson | None = None) -> None:
+        """`room`: the room's RoomJson, kept from its last view (None: one for this view)."""
         self._scene = scene
-        self._shared = _shared(scene)
         self._times = _times(scene)
-        self.shared_json = to_json(self._shared)
+        room_json = (room or RoomJson()).of(scene)
+        self.shared_json = to_json(_board(scene))[:-1] + b"," + room_json[1:]
         self._times_json = to_json(self._times)
         # every frame's body: the shared part, its clocks, then the seat's own fields
         self._body = self.shared_json[:-1] + b',"times":' + self._times_json + b","
@@ -192,7 +229,8 @@ class WireView:
         return frame(self._body + own[1:])
 
     def message(self, seat: Player, heard: int, said: bool = True) -> Message:
-        return {**self._shared, "times": dict(self._times), **_own(self._scene, seat, heard, said)}
+        return {**_shared(self._scene), "times": dict(self._times),
+                **_own(self._scene, seat, heard, said)}
 
 
 def seat_view(
