@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -46,9 +47,11 @@ from spit_tui.keys.intent import Row
 from spit_tui.net.client import READ_SIZE, Client, play_as_bot
 from spit_tui.net.protocol import decode_body, frame
 from spit_tui.net.seatproto import Event, Shown
-from spit_tui.net.seatview import unchecked_scene
 from spit_tui.players.ladder import LEVELS
 from spit_tui.scene import Scene
+
+with contextlib.suppress(ImportError):  # a host from an older tree (--host-src) reads no views
+    from spit_tui.net.seatview import unchecked_scene
 
 TARGET_P95_MS = 20.0
 WARM_S = 3.0
@@ -461,6 +464,9 @@ def main() -> int:
                          "(every view checked and decoded, as `join` does)")
     ap.add_argument("--profile-load", metavar="FILE",
                     help="profile the first load process into FILE (cProfile)")
+    ap.add_argument("--host-src", metavar="DIR",
+                    help="run the host from another source tree's src (A/B against older "
+                         "code, in turns; the load stays this tree's)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -494,8 +500,9 @@ def main() -> int:
         ap.error("--loads: 1 to 16 load processes")
     serve_args = ["--serve", *(["--no-equalise"] if args.no_equalise else []),
                   *(["--profile", args.profile] if args.profile else [])]
+    env = None if args.host_src is None else {**os.environ, "PYTHONPATH": args.host_src}
     host = subprocess.Popen([sys.executable, __file__, *serve_args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert host.stdout is not None
         port = int(host.stdout.readline())
