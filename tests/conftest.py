@@ -58,6 +58,9 @@ def user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     # A game started by a test never stops at the first-run keyboard check
     # (tests of that check take the variable away).
     monkeypatch.setenv("SPIT_LAYOUT", "us")
+    # Nor does a lobby stop to ask the player's name (tests of that question
+    # take the variable away).
+    monkeypatch.setenv("SPIT_ASK_NAME", "no")
     # The size a test's output is drawn at is the test's own choice: a parallel
     # run's workers (pytest-xdist) inherit COLUMNS=80 and LINES, a shell may
     # export its own, and neither may change what a test sees.

@@ -39,11 +39,25 @@ def test_seat_names_default_to_left_and_right_and_the_computer_is_its_level() ->
 
 def test_saved_names_are_loaded_next_time(tmp_path: Path) -> None:
     path = tmp_path / "cfg" / "players.toml"
-    assert load(path) == ((None, None), None)  # nothing remembered yet
+    assert load(path)[:2] == ((None, None), None)  # nothing remembered yet
     save(("ANN", "[b]BO[/b]"), path)
-    assert load(path) == (("ANN", "[b]BO[/b]"), None)
+    assert load(path)[:2] == (("ANN", "[b]BO[/b]"), None)
     save((None, "BO"), path)
-    assert load(path) == ((None, "BO"), None)
+    assert load(path)[:2] == ((None, "BO"), None)
+
+
+def test_the_players_own_name_at_a_door_is_kept_beside_the_seats_names(tmp_path: Path) -> None:
+    """`me` (the lobby's question): saving the seats' names keeps it, and
+    remembering it keeps theirs; a bad one is one line, as for a seat's."""
+    path = tmp_path / "players.toml"
+    assert names.remember_me(" Ana ", path) is None
+    save(("ANN", None), path)
+    assert load(path) == (("ANN", None), None, "Ana")
+    assert names.remember_me("Ben", path) is None
+    assert load(path) == (("ANN", None), None, "Ben")
+    path.write_text('left = "ANN"\nme = 7\n')
+    remembered = load(path)
+    assert remembered.me is None and remembered.problem is not None and "me" in remembered.problem
 
 
 def test_the_default_file_is_in_the_user_config_dir(user_dirs: Path) -> None:

@@ -4,6 +4,8 @@ user config directory).
 
     --left-name ANN --right-name BO   used now and remembered for next time
     F4 on the opening banner          change them (remembered too)
+    me = "ANN"                        your own name at a door (`join HOST`'s
+                                      lobby, a browser page): asked once there
 
 A name is at most MAX_CELLS characters of printable ASCII, without quotes or
 backslashes (it goes into a game record's tags, and a record is plain ASCII).
@@ -36,6 +38,7 @@ COMPUTER = "COMPUTER"  # the name on the computer's half of the board (its level
 FILE_NAME = "players.toml"
 MAX_FILE_BYTES = 4096
 _KEYS = ("left", "right")
+ME = "me"  # the player's own name in a lobby (the seats' names are the local game's)
 
 Given = tuple[str | None, str | None]  # a name per seat, None: nobody named it
 
@@ -103,6 +106,7 @@ def default_path() -> Path:
 class Remembered(NamedTuple):
     names: Given
     problem: str | None  # one line when the file could not be used (then no names)
+    me: str | None = None  # the player's own name at a door (None: never given)
 
 
 def load(path: Path | None = None) -> Remembered:
@@ -125,7 +129,7 @@ def load(path: Path | None = None) -> Remembered:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return Remembered((None, None), f"{where}: not a names file (bad TOML); using none")
     out: list[str | None] = []
-    for key in _KEYS:
+    for key in (*_KEYS, ME):
         value = table.get(key)
         if value is None:
             out.append(None)
@@ -134,25 +138,27 @@ def load(path: Path | None = None) -> Remembered:
         if problem is not None:
             return Remembered((None, None), f"{where}: {key}: {problem}; using none")
         out.append(value.strip())
-    return Remembered((out[0], out[1]), None)
+    return Remembered((out[0], out[1]), None, out[2])
 
 
-def render(names: Given) -> str:
+def render(names: Given, me: str | None = None) -> str:
     lines = ["# The players' names, remembered by spit-tui (F4 on the opening banner changes them)"]
-    for key, name in zip(_KEYS, names, strict=True):
+    for key, name in zip((*_KEYS, ME), (*names, me), strict=True):
         if name is not None:
             lines.append(f'{key} = "{name}"')  # name_problem: no quotes, no backslashes
     return "\n".join(lines) + "\n"
 
 
-def save(names: Given, path: Path | None = None) -> Path:
-    """Remember `names`, the file written whole or not at all (OSError on failure)."""
-    for name in names:
+def save(names: Given, path: Path | None = None, me: str | None = None) -> Path:
+    """Remember `names` (and `me`; None: the one remembered is kept), the file
+    written whole or not at all (OSError on failure)."""
+    for name in (*names, me):
         if name is not None and name_problem(name) is not None:
             raise ValueError(f"not a name: {name!r}")
     path = default_path() if path is None else path
+    me = load(path).me if me is None else me
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, render(names))
+    write_whole(path, render(names, me))
     return path
 
 
@@ -179,4 +185,14 @@ def remember(names: Given, path: Path | None = None) -> str | None:
         save(names, path)
     except OSError as e:
         return f"the names are used, but could not be remembered: {e.strerror or e}"
+    return None
+
+
+def remember_me(name: str, path: Path | None = None) -> str | None:
+    """Save the player's own name at a door, the seats' names kept; one line
+    if that failed (the name is used all the same)."""
+    try:
+        save(load(path).names, path, name.strip())
+    except OSError as e:
+        return f"your name is used, but could not be remembered: {e.strerror or e}"
     return None

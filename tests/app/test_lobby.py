@@ -8,10 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from spit_tui.app import SpitApp
-from spit_tui.app.lobby import ENTRIES, Choice, LobbyMode, LobbyScreen, Rooms, Watchable, lobby_app
+from spit_tui.app.lobby import (
+    ENTRIES,
+    Choice,
+    LobbyMode,
+    LobbyScreen,
+    Rooms,
+    Watchable,
+    YourName,
+    lobby_app,
+)
+from spit_tui.app.namescreen import YourNameScreen
 from spit_tui.engine import Options, Variant
 from spit_tui.net.joincmd import ROOM_OPTIONS_ENV, check_code, door_room_options, room_options_env
 
@@ -207,3 +217,99 @@ async def test_the_lobby_is_the_one_app_and_the_games_own_keys_stay_out() -> Non
         assert app.screen is screen
         await pilot.press("ctrl+c")
     assert not app.is_running and chosen(app) is None
+
+
+def your_name(name: str | None = None, fails: str | None = None) -> tuple[YourName, list[str]]:
+    """A player's name as `join HOST`'s lobby holds it, and the names it kept."""
+    kept: list[str] = []
+
+    def keep(new: str) -> str | None:
+        kept.append(new)
+        return fails
+
+    return YourName(name, keep), kept
+
+
+async def test_the_lobby_asks_a_name_once_keeps_it_and_f4_changes_it() -> None:
+    """With no name yet, the question comes first; Enter keeps what was typed
+    (a bad name says why and stays), the heading shows it, F4 changes it, and
+    the name the lobby ends with is the one the seat sends."""
+    you, kept = your_name()
+    app = lobby_app(TITLE, check_code, you=you)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, YourNameScreen)
+        await pilot.press(*'A"b', "enter")
+        assert isinstance(app.screen, YourNameScreen)  # a quote: refused, with the reason
+        assert "quotes" in str(app.screen.query_one("#names-problem", Static).render())
+        await pilot.press("backspace", "backspace", "n", "a", "enter")
+        assert isinstance(app.screen, LobbyScreen) and kept == ["Ana"]
+        assert "You: Ana" in str(app.screen.query_one("#you", Static).render())
+        await pilot.press("f4")
+        assert app.screen.query_one(Input).value == "Ana"  # the box starts from it
+        await pilot.press("backspace", "backspace", "backspace", *"Ben", "enter")
+        await pilot.press("q")
+    assert kept == ["Ana", "Ben"] and you.name == "Ben" and chosen(app) == Choice("quick")
+
+
+async def test_a_name_skipped_stays_unnamed_and_a_named_lobby_does_not_ask() -> None:
+    """Esc: no name (the seat's default), nothing kept; a name the door gave
+    (ssh user, --name) is shown and neither asked nor changed (F4 does nothing);
+    a name that could not be kept is said in the heading and used anyway."""
+    you, kept = your_name()
+    app = lobby_app(TITLE, check_code, you=you)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        assert isinstance(app.screen, LobbyScreen) and app.is_running
+        assert "no name" in str(app.screen.query_one("#you", Static).render())
+        await pilot.press("q")
+    assert kept == [] and you.name is None and chosen(app) == Choice("quick")
+
+    given = YourName("ben")
+    app = lobby_app(TITLE, check_code, you=given)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.screen is screen and given.name == "ben"
+        assert str(screen.query_one("#you", Static).render()) == "You: ben"
+
+    you, kept = your_name(fails="your name is used, but could not be remembered: full")
+    app = lobby_app(TITLE, check_code, you=you)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"Cy", "enter")
+        assert "could not be remembered" in str(app.screen.query_one("#you", Static).render())
+    assert you.name == "Cy"
+
+
+def test_your_name_question_snapshot(snap_compare: Callable[..., bool]) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code, you=your_name()[0]), press=[*"Ana"],
+                        terminal_size=(100, 30))
+
+
+def test_your_name_in_the_lobby_snapshot(snap_compare: Callable[..., bool]) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code, you=your_name("Ana")[0]),
+                        terminal_size=(100, 30))
+
+
+def test_join_asks_the_name_kept_in_players_toml(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`join HOST`'s lobby: --name (or the ssh door's) is shown, not asked;
+    without one, the name remembered as `me` (the seats' names of the local
+    game kept beside it); SPIT_ASK_NAME=no: not asked."""
+    from spit_tui import names
+    from spit_tui.net.joincmd import your_name as joins
+
+    assert joins("ben") == YourName("ben")
+    assert joins(None).name is None and not joins(None).ask  # (the suite's conftest)
+    monkeypatch.delenv("SPIT_ASK_NAME")
+    names.save(("ANN", "BO"))
+    you = joins(None)
+    assert you.name is None and you.ask and you.keep is not None
+    assert you.keep("Ana") is None
+    assert joins(None).name == "Ana" and names.load().names == ("ANN", "BO")
+    names.save(("CY", None))  # F4 of a local game keeps the lobby's name
+    assert names.load() == names.Remembered(("CY", None), None, "Ana")

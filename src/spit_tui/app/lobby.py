@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -59,6 +60,23 @@ class Watchable:
 
 
 Rooms = Callable[[], Awaitable["list[Watchable] | str"]]  # the list, or why not (one line)
+
+
+@dataclass
+class YourName:
+    """The player's name at this door, which the seat sends (the other board
+    shows it). `keep`: remembers a name typed here, or says in one line why it
+    could not; None: the door gave the name (the SSH user name, `--name`,
+    a page's ?name=) and the lobby only shows it. With `keep` and no name yet,
+    the lobby asks for one when it opens (unless `ask` is off); F4 changes it."""
+
+    name: str | None
+    keep: Callable[[str], str | None] | None = None
+    ask: bool = True
+
+    def line(self) -> str:
+        change = " · F4: change" if self.keep is not None else ""
+        return f"You: {self.name}{change}" if self.name else "You: no name · F4: your name"
 
 
 @dataclass(frozen=True)
@@ -139,12 +157,15 @@ class LobbyMode(Mode):
         entries: tuple[Entry, ...] = ENTRIES,
         rooms: Rooms | None = None,
         options: Options | None = None,
+        you: YourName | None = None,
     ) -> None:
         """`check`: a code as typed -> the code, or UsageError saying why not;
         `rooms`: the host's watchable rooms (the command's: the app knows no
         network; None: no list, a code only); `options`: what New room starts
-        from (the host's own game, where the door knows it)."""
+        from (the host's own game, where the door knows it); `you`: the
+        player's name (None: the lobby neither shows nor asks one)."""
         self.heading = heading
+        self.you = you
         self.check = check
         self.entries = entries
         self.rooms = rooms
@@ -174,11 +195,15 @@ class LobbyScreen(Screen[None]):
         for e in mode.entries:  # the footer shows them in the menu's order
             self._bindings.bind(e.key, f"choose('{e.kind}')", e.label.split(":")[0])
         self._bindings.bind("f1", "help", "help")
+        if mode.you is not None and mode.you.keep is not None:
+            self._bindings.bind("f4", "your_name", "your name")
         self._bindings.bind("escape", "leave", "leave")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
             yield Static(self.mode.heading, id="title")
+            if self.mode.you is not None:
+                yield Static(Text(self.mode.you.line()), id="you")
             yield OptionList(
                 *(Option(f"{e.key}  {e.label}", id=e.kind) for e in self.entries.values()),
                 id="choices",
@@ -187,6 +212,28 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#choices", OptionList).focus()
+        you = self.mode.you
+        if you is not None and you.keep is not None and you.name is None and you.ask:
+            self.action_your_name()  # asked once: a name typed is kept for next time
+
+    def action_your_name(self) -> None:
+        """F4: the player's own name (kept for next time)."""
+        from .namescreen import YourNameScreen
+
+        you = self.mode.you
+        if self.app.screen is self and you is not None and you.keep is not None:
+            self.app.push_screen(YourNameScreen(you.name), self._named)
+
+    def _named(self, name: str | None) -> None:
+        you = self.mode.you
+        assert you is not None and you.keep is not None
+        line = Text(you.line())
+        if name is not None:
+            you.name = name
+            problem = you.keep(name)
+            line = Text(you.line()) if problem is None else Text(problem, "red")
+        self.query_one("#you", Static).update(line)
         self.query_one("#choices", OptionList).focus()
 
     def _end(self, choice: Choice | None) -> None:
@@ -223,17 +270,21 @@ class LobbyScreen(Screen[None]):
 def lobby_app(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
     entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
+    you: YourName | None = None,
 ) -> SpitApp:
     """The app as the lobby (its mode's `chosen` says what was chosen)."""
-    return SpitApp(mode=LobbyMode(heading, check, rooms=rooms, entries=entries, options=options))
+    mode = LobbyMode(heading, check, rooms=rooms, entries=entries, options=options, you=you)
+    return SpitApp(mode=mode)
 
 
 async def choose_in_lobby(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
     entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
+    you: YourName | None = None,
 ) -> Choice | None:
-    """Run the lobby; what the player chose (None: they left)."""
-    app = lobby_app(heading, check, rooms, entries, options)
+    """Run the lobby; what the player chose (None: they left; `you.name`: the
+    name they gave, if they gave one)."""
+    app = lobby_app(heading, check, rooms, entries, options, you)
     await app.run_async()
     assert isinstance(app.mode, LobbyMode)
     return app.mode.chosen

@@ -76,3 +76,37 @@ class NamesScreen(ModalScreen[Given | None]):
             self.query_one("#names-problem", Static).update(Text(result, "bold red"))
         else:
             self.dismiss(result)
+
+
+class YourNameScreen(ModalScreen[str | None]):
+    """A lobby's question (asked once, then F4 there): the player's own name,
+    which the other player sees on their board. Enter keeps it, Esc goes on
+    without one (the seat's default name: LEFT or RIGHT)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "back", show=False),
+    ]
+
+    def __init__(self, name: str | None) -> None:
+        super().__init__(id="your-name")
+        self.given = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="names-box"):
+            yield Static(Text("Your name", "bold"), id="names-title")
+            yield Static("The other player sees it on their board; it is kept for next time.")
+            yield Input(value=self.given or "", placeholder="your name", max_length=MAX_CELLS,
+                        id="your-name-input")
+            yield Static(id="names-problem")
+            keys = Text.assemble(("Enter", "bold"), ": keep  ·  ", ("Esc", "bold"),
+                                 ": no name", style="dim")
+            yield Static(keys, id="names-keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        problem = name_problem(text)
+        if problem is not None:
+            self.query_one("#names-problem", Static).update(Text(problem, "bold red"))
+        else:
+            self.dismiss(text)

@@ -34,12 +34,13 @@ from .room import CODE_ALPHABET, CODE_CHARS, normal_code
 from .seat import NetSeat, Tokens
 
 if TYPE_CHECKING:
-    from spit_tui.app.lobby import Watchable
+    from spit_tui.app.lobby import Watchable, YourName
 
 NAME = f"{PROG} join"
 INVITE_ENV = "SPIT_INVITE"
 NAME_ENV = "SPIT_PLAYER_NAME"
 DOOR_DB_ENV = "SPIT_DOOR_DB"  # the SSH server's history, for the lobby's pages (read only)
+ASK_NAME_ENV = "SPIT_ASK_NAME"  # "no": the lobby does not ask a player's name (F4 still gives one)
 PASS_ENV = "SPIT_DOOR_PASS"  # the SSH door's pass for this guest's key (net.room.Lobby.vouch)
 
 
@@ -98,7 +99,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--name",
         metavar="NAME",
-        help=f"your name on both boards (default: ${NAME_ENV}, set by the ssh door)",
+        help=(f"your name on both boards (default: ${NAME_ENV}, set by the ssh door; else "
+              "the lobby asks for it once and keeps it in players.toml, F4 there changes it)"),
     )
     p.add_argument(
         "--db", metavar="FILE",
@@ -299,14 +301,16 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     from .watchcmd import watch_room
 
     host, port = args.host, args.port
+    you = your_name(args.name)
     first = True
     while True:
         today = datetime.now(UTC).date()  # the daily deal's day: read here, at the door
         entries = (*ENTRIES, *history_entries(lobby_history(args), args.name, today))
         choice = await choose_in_lobby(
             lobby_title(host, port), check_code, partial(watchable, host, port), entries,
-            door_room_options(),
+            door_room_options(), you,
         )
+        args.name = you.name
         if choice is None:
             return 0
         if choice.kind == "watch":
@@ -378,6 +382,18 @@ async def _take_seat(
         await net.close()
         for line in net.notes:  # after the board: the terminal is the player's again
             print(f"{NAME}: {line}", file=sys.stderr)
+
+
+def your_name(given: str | None) -> YourName:
+    """The lobby's name for this player: the one the door or --name gave (shown,
+    not asked), else the one remembered in players.toml (asked for when there
+    is none, and kept there; not asked with $SPIT_ASK_NAME=no)."""
+    from spit_tui.app.lobby import YourName
+    from spit_tui.names import load, remember_me
+
+    if given is not None:
+        return YourName(given)
+    return YourName(load().me, remember_me, ask=os.environ.get(ASK_NAME_ENV) != "no")
 
 
 def lobby_history(args: argparse.Namespace) -> Path:
