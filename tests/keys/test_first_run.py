@@ -101,6 +101,28 @@ async def test_a_french_player_finds_azerty_and_saves_it() -> None:
     assert config.load(config.default_path()).name == "fr"
 
 
+async def test_one_person_is_asked_every_key_with_no_half_named() -> None:
+    """A seat at a host (a joiner plays RIGHT, an ssh guest either) and a game
+    against the computer have one person at the keyboard: "LEFT player: press"
+    would speak to someone who is not there."""
+    from spit_tui.app.computer import ComputerMode
+    from spit_tui.app.join import SeatMode
+    from spit_tui.engine import Player
+
+    assert SeatMode.one_person and ComputerMode({Player.RIGHT: "normal"}).one_person
+    assert not ComputerMode({Player.LEFT: "normal", Player.RIGHT: "hard"}, demo=True).one_person
+    app = make_app(POSITION)
+    app.mode.one_person = True
+    app.first_run = True
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = await asked(pilot)
+        assert "Press the first key of the top letter row" in text and "player" not in text
+        await pilot.press("a")
+        text = await screen_text(pilot)
+        assert "Press the key with 6 on it" in text and "RIGHT player" not in text
+
+
 async def test_esc_keeps_us() -> None:
     app = make_app(POSITION, keymap=KeyMap.of(preset("fr")))
     app.first_run = True

@@ -515,7 +515,7 @@ class SpitApp(App[None]):
         """The first-run check: which keyboard is this (only when nothing chose)."""
         from spit_tui.app.keyscreens import FirstRunScreen
 
-        self.push_screen(FirstRunScreen())
+        self.push_screen(FirstRunScreen(self.mode.one_person))
 
     def on_ready(self) -> None:
         """Once the first frame is up, take everything made so far (the imports,

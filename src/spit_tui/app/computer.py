@@ -55,6 +55,7 @@ class ComputerMode(Mode):
         bot_seed: int | None = None,
         reaction_times: Sequence[float] | None = None,
     ) -> None:
+        self.one_person = not demo  # (the demo's keys start a game for two)
         # --level auto: the rung to start on comes from the person's card times.
         self.auto_start = start_rung(reaction_times)
         self.autos: list[AutoLevel] = []

@@ -31,6 +31,7 @@ class SeatMode(Mode):
 
     over_keys = "Enter: a rematch (both press it)  ·  Ctrl+Q: quit"
     names_key = ""  # the names are the host's: no F4 on the banner
+    one_person = True
     new_games = False  # the host starts games; Enter does nothing here
 
     def __init__(

@@ -62,8 +62,11 @@ class FirstRunScreen(ModalScreen[None]):
         Binding("tab", "again", "ask again", show=False),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, one_person: bool = False) -> None:
+        """`one_person`: one person answers every key (a seat at a host, a game
+        against the computer), so the question names no player's half."""
         super().__init__(id="first-run")
+        self.one_person = one_person
         self.detector = Detector()
         self.note = ""
         self.found: Layout | None = None
@@ -79,7 +82,7 @@ class FirstRunScreen(ModalScreen[None]):
         if self.found is None:
             pos = self.detector.next_ask()
             text.append("Which keyboard is this?\n\n", "bold")
-            text.append(f"{whose_half(pos)} player: press ")
+            text.append("Press " if self.one_person else f"{whose_half(pos)} player: press ")
             text.append(describe_key(pos), "bold")
             text.append(
                 ".\n" if pos[0] == 0 else ",\ncounting from the left, whatever is printed on it.\n"

@@ -46,6 +46,7 @@ class Mode:
     names_key = NAMES_KEY_LABEL  # offered on the opening banner ("": the names are not ours)
     new_games = True  # Enter starts the next game after game over
     asks_before_quit = True  # Ctrl+Q asks first (the game in play waits)
+    one_person = False  # one person at this keyboard (a seat, against the computer)
 
     def bind(self, app: SpitApp) -> None:
         """Once the app's table exists, before the first frame."""
