@@ -67,10 +67,14 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
+# One decoder for every frame (json.loads with an option builds a new one per call).
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def decode_body(body: bytes) -> Message:
     """A frame's body as a JSON object, or ProtocolError."""
     try:
-        obj = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        obj = _DECODER.decode(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ProtocolError("a message that is not JSON") from None
     if not isinstance(obj, dict):
