@@ -310,7 +310,6 @@ class Host:
         timer = self._giving_up.pop(room.code, None)
         if timer is not None:
             timer.cancel()
-        self._paces.pop(room.code, None)
         self._store(room)
         self._drop(room)
         room.on_seats = lambda: None  # the seats leaving now start no wait
@@ -328,6 +327,7 @@ class Host:
         """Forget a room, and stop its clock."""
         if self.lobby.rooms.get(room.code) is room:
             del self.lobby.rooms[room.code]
+            self._paces.pop(room.code, None)  # an offer withdrawn, or never taken
         room.send_watchers_away("the game has ended and its players have gone")
         if self.history is not None:
             self.history.detach(room.table)
