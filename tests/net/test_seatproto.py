@@ -13,7 +13,7 @@ from testkit.lobby import lobby
 from spit_tui.engine import Player
 from spit_tui.keys.intent import Row
 from spit_tui.net.protocol import encode
-from spit_tui.net.seatproto import IDLE_S, Ended, SeatProtocol, Shown, Welcomed
+from spit_tui.net.seatproto import IDLE_S, STILL_S, Ended, SeatProtocol, Shown, Welcomed
 from spit_tui.net.seatview import seat_view
 
 WELCOME = encode({"type": "welcome", "version": 3, "room": "k3f9q-2x7mz", "seat": "left",
@@ -84,13 +84,20 @@ def test_silence_and_a_dripped_frame_end_the_seat_on_time() -> None:
 
 def test_time_the_seat_itself_stood_still_is_not_the_hosts_silence() -> None:
     """A seat whose own loop stood still (here 2 s, longer than IDLE_S; a host in
-    the same process stands still with it) counts the silence from where it was."""
+    the same process stands still with it) counts only STILL_S of that gap."""
     _, proto = feed([WELCOME])
     assert ticks(proto, 0.0, 1.0) == []  # 0.9 s of silence heard
-    assert proto.tick(3.0) == []  # nothing ticked for 2 s: not listening
-    assert ticks(proto, 3.0, 3.0 + IDLE_S - 0.9 - 0.05) == []
-    assert proto.tick(3.0 + IDLE_S - 0.9 + 0.05) == [Ended(
+    assert proto.tick(3.0) == []  # nothing ticked for 2 s: STILL_S of it counts
+    end = 3.0 + IDLE_S - 0.9 - STILL_S
+    assert ticks(proto, 3.0, end - 0.05) == []
+    assert proto.tick(end + 0.05) == [Ended(
         f"the host has sent nothing for {IDLE_S:g} s", "silent")]
+
+
+def test_a_seat_that_ticks_late_all_the_time_still_hears_the_silence() -> None:
+    _, proto = feed([WELCOME])
+    got = ticks(proto, 0.0, 20 * 0.6, step=0.6)  # every tick 0.6 s late: a loaded machine
+    assert got[-1:] == [Ended(f"the host has sent nothing for {IDLE_S:g} s", "silent")]
 
 
 def test_a_seat_sends_keys_and_nothing_once_ended() -> None:

@@ -46,7 +46,11 @@ from .seatview import SEAT_NAMES, scene_from_wire
 
 IDLE_PINGS = 3  # a host that sends nothing for this many of its ping intervals is gone
 IDLE_S = IDLE_PINGS * PING_S
-STILL_S = PING_S  # no tick for longer than this: the seat itself stood still, not listening
+# Between two ticks (the shell's are 0.1 s apart) at most this much counts as the
+# host's silence: the rest, the seat's own loop stood still (busy, stopped, or a host
+# in the same process stalled with it), not listening. Never all of the gap: a seat
+# ticking late all the time still notices a silent host, later.
+STILL_S = PING_S / 2
 MAX_OUT = 64 * 1024  # bytes the host may leave unread before the seat gives up on it
 
 
@@ -276,15 +280,13 @@ class SeatProtocol:
     def tick(self, now: float) -> list[Event]:
         """Time passed: a frame that drips, or a host silent too long, ends the seat.
 
-        Silence is counted only while the seat listens: a tick that comes more
-        than STILL_S after the last means the seat's own loop stood still (busy,
-        stopped, or a host in the same process stalled with it), and that time
-        is not the host's silence."""
+        Silence is counted while the seat listens: of a gap between ticks longer
+        than STILL_S, only STILL_S counts (the seat's own loop stood still)."""
         if self.ended is not None:
             return []
         gap, self._ticked_at = now - self._ticked_at, now
         if gap > STILL_S:
-            self.heard_at = min(now, self.heard_at + gap)
+            self.heard_at = min(now, self.heard_at + gap - STILL_S)
         if self._frame_since is not None and now - self._frame_since > self.frame_s:
             return self._broke(ProtocolError(f"a message not complete within {self.frame_s:g} s"))
         if now - self.heard_at > self.idle_s:
