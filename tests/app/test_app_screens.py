@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from testkit.app import advance, make_app, press, screen_text, settle
 
@@ -55,6 +56,8 @@ async def test_every_help_page_shows_and_its_move_can_be_tried_with_real_keys() 
             titles.append(page.title)
             text = await screen_text(pilot)
             assert page.title in text
+            # the rules' numbers are the developers' (spit-rules.md), never a player's
+            assert not re.search(r"\b[RD]\d+\b", text), text
             if page.position is None:  # the computer page: one line per level, no board
                 assert "misses 1 play in" in text and "expert" in text
                 continue

@@ -125,7 +125,7 @@ PAGES: tuple[Page, ...] = (
         "Left player: left half of the keyboard. Right player: right half.",
     ),
     Page(
-        "Playing a card  (R2, R7, R8)",
+        "Playing a card",  # R2, R7, R8
         "A card goes on a spit pile one rank above or below its top card; ranks wrap,\n"
         "so an Ace sits next to both King and 2. There are no turns. The top key row\n"
         "plays a stockpile's card onto pile a, the middle row onto pile b, and the\n"
@@ -134,7 +134,7 @@ PAGES: tuple[Page, ...] = (
         "LEFT: {La1} plays 7♥, {Lb2} K♠ on A♣.  RIGHT: {Ra1} plays 9♥, {Rb3} 2♣ on A♣.",
     ),
     Page(
-        "Filling a gap  (R9, R10, D4)",
+        "Filling a gap",  # R9, R10, D4
         "When one of your five places is empty, the bottom-row key under another\n"
         "stockpile moves that stockpile's top card into the leftmost gap, and the card\n"
         "beneath it turns up. Moving a lone card changes nothing, so it is refused.\n"
@@ -143,7 +143,7 @@ PAGES: tuple[Page, ...] = (
         "LEFT: {Lf2} moves J♦ to the gap, {Lf1} (a lone 3♥) is refused. RIGHT: {Rf4}",
     ),
     Page(
-        "Spit!  (R6, R13, D6, D7, D12)",
+        "Spit!",  # R6, R13, D6, D7, D12
         "When nobody can play, the game calls \"No plays left: spit!\". Each player\n"
         "presses any key of their half; when everyone with a spit card is ready, each\n"
         "turns one onto the pile on their side. A round starts the same way. A player\n"
@@ -152,7 +152,7 @@ PAGES: tuple[Page, ...] = (
         "Both press any key of your half. Then K♠ fits on Q♥, K♣ on A♠.",
     ),
     Page(
-        "First touch wins  (R11, D5)",
+        "First touch wins",  # R11, D5
         "Keys are applied in the order they arrive. If the other player's card landed\n"
         "first and yours no longer fits, nothing moves and you are told \"too late\".\n"
         "There is no penalty for that, or for a wrong key.",
@@ -160,7 +160,7 @@ PAGES: tuple[Page, ...] = (
         "Both press the top row at once: LEFT {La1} (7♥), RIGHT {Ra1} (9♦).",
     ),
     Page(
-        "The slap  (R14, R15, D8, D13)",
+        "The slap",  # R14, R15, D8, D13
         "A round ends when a player clears their stockpiles, or nobody can play and\n"
         "nobody has a spit card. Then both slap a pile, aiming for the smaller one:\n"
         "the first slap takes the pile slapped, the other player gets the other pile.\n"
@@ -169,7 +169,7 @@ PAGES: tuple[Page, ...] = (
         "Slap pile a (3 cards): LEFT {La1}, RIGHT {Ra1}.  Pile b: {Lb1} or {Rb1}.",
     ),
     Page(
-        "One pile  (R16, R17, R18, D9, D11)",
+        "One pile",  # R16, R17, R18, D9, D11
         "The cards you take are shuffled into a new round. A player with 15 cards or\n"
         "fewer has no spit cards: then only one pile is used, in the centre, and both\n"
         "key rows play onto it. The first to clear their stockpiles takes nothing; the\n"
@@ -178,7 +178,7 @@ PAGES: tuple[Page, ...] = (
         "LEFT: {La1} or {Lb1} plays 7♥ (either row), then {La2} or {Lb2} plays 6♣.",
     ),
     Page(
-        "Winning  (R19, R20, D10)",
+        "Winning",  # R19, R20, D10
         "Standard game: get rid of all your cards, by clearing your stockpiles in a\n"
         "one-pile round with no spit card left. The bar counts each player's cards;\n"
         "\"last rounds: ◂+4 ▸+2\": LEFT shed 4 more cards than RIGHT, then RIGHT 2 more.\n"
