@@ -67,16 +67,17 @@ class YourName:
     """The player's name at this door, which the seat sends (the other board
     shows it). `keep`: remembers a name typed here, or says in one line why it
     could not; None: the door gave the name (the SSH user name, `--name`,
-    a page's ?name=) and the lobby only shows it. With `keep` and no name yet,
-    the lobby asks for one when it opens (unless `ask` is off); F4 changes it."""
+    a page's ?name=): the lobby neither asks nor shows it (the SSH door's
+    heading names the guest already). With `keep`, the lobby shows it under
+    the heading, asks for one when it opens with none (unless `ask` is off),
+    and F4 changes it."""
 
     name: str | None
     keep: Callable[[str], str | None] | None = None
     ask: bool = True
 
     def line(self) -> str:
-        change = " · F4: change" if self.keep is not None else ""
-        return f"You: {self.name}{change}" if self.name else "You: no name · F4: your name"
+        return f"You: {self.name} · F4: change" if self.name else "You: no name · F4: your name"
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
             yield Static(self.mode.heading, id="title")
-            if self.mode.you is not None:
+            if self.mode.you is not None and self.mode.you.keep is not None:
                 yield Static(Text(self.mode.you.line()), id="you")
             yield OptionList(
                 *(Option(f"{e.key}  {e.label}", id=e.kind) for e in self.entries.values()),
