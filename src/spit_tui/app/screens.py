@@ -8,13 +8,15 @@ protocol; nothing here imports the app."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar, Protocol, cast, runtime_checkable
+from typing import ClassVar, Protocol, Self, cast, runtime_checkable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -110,11 +112,35 @@ class Box(Widget):
     the banner draw all their lines (about 0.05 ms each, more for the first
     drawn in a frame); the scoreboard likewise. In a box they are clipped by
     the box, and a frame that changes nothing in it leaves them alone. The box
-    itself is blank: its children cover all of it (a blank line of its own
-    would show the terminal's background, not the screen's; so the
-    scoreboard's margin is its box's)."""
+    itself has nothing to show (its children cover all of it; the scoreboard's
+    margin is its box's) and is still asked for its lines at every frame:
+    they are kept until its size or styles change or it is refreshed, rather
+    than made again by Textual's styles cache (about 0.04 ms a frame)."""
 
     DEFAULT_CSS = "Box { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._kept: tuple[Region, Size, list[Strip]] | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        kept = self._kept
+        size = self.size
+        if kept is not None and kept[0] == crop and kept[1] == size:
+            return kept[2]
+        strips = super().render_lines(crop)
+        self._kept = crop, size, strips
+        return strips
+
+    def notify_style_update(self) -> None:
+        self._kept = None
+        super().notify_style_update()
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        self._kept = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class GameScreen(Screen[None]):
