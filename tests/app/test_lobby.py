@@ -313,3 +313,27 @@ def test_join_asks_the_name_kept_in_players_toml(monkeypatch: pytest.MonkeyPatch
     assert joins(None).name == "Ana" and names.load().names == ("ANN", "BO")
     names.save(("CY", None))  # F4 of a local game keeps the lobby's name
     assert names.load() == names.Remembered(("CY", None), None, "Ana")
+
+
+async def test_join_with_a_code_sends_the_name_the_lobby_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`join HOST CODE` (no lobby): the name given once in a lobby is the seat's
+    name on the host too; --name still comes first."""
+    from types import SimpleNamespace
+
+    from spit_tui import names
+    from spit_tui.net import joincmd
+
+    names.remember_me("Ana")
+    seen: list[str | None] = []
+
+    async def take_seat(args: SimpleNamespace, board: object) -> int:
+        seen.append(args.name)
+        return 0
+
+    monkeypatch.setattr(joincmd, "_take_seat", take_seat)
+    for given in (None, "ben"):
+        args = SimpleNamespace(code=CODE, quick=False, name=given)
+        assert await joincmd._join(args, None) == 0  # type: ignore[arg-type]
+    assert seen == ["Ana", "ben"]

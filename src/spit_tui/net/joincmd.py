@@ -291,6 +291,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     """A seat (a code or --quick given), else the lobby: after each game left
     with Ctrl+Q (or watched), the lobby again, until it is left too."""
     if args.code is not None or args.quick:
+        args.name = your_name(args.name).name  # the lobby's, kept: a code needs no lobby
         return await _take_seat(args, board)
     refused = board.check_terminal()
     if refused is not None:
