@@ -337,3 +337,17 @@ async def test_join_with_a_code_sends_the_name_the_lobby_kept(
         args = SimpleNamespace(code=CODE, quick=False, name=given)
         assert await joincmd._join(args, None) == 0  # type: ignore[arg-type]
     assert seen == ["Ana", "ben"]
+
+
+async def test_the_lobby_and_its_questions_fit_a_60_column_terminal() -> None:
+    """The board needs 80 x 24, the lobby does not: at 60 x 20 its box, the name
+    question and New room's box stay inside the terminal (they were cut off)."""
+    app = lobby_app(TITLE, check_code, you=your_name()[0])
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#names-box").region.right <= 60
+        await pilot.press("escape")
+        assert app.screen.query_one("#lobby").region.right <= 60
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.query_one(".lobby-question > Vertical").region.right <= 60
