@@ -351,3 +351,34 @@ async def test_the_lobby_and_its_questions_fit_a_60_column_terminal() -> None:
         await pilot.press("n")
         await pilot.pause()
         assert app.screen.query_one(".lobby-question > Vertical").region.right <= 60
+
+
+async def test_join_says_a_host_that_is_not_there_before_the_lobby_opens(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`join HOST` with nothing listening there: one line and exit 1 before the
+    lobby (it used to open, ask the name, and say so only after a choice)."""
+    import asyncio
+    import socket
+    from types import SimpleNamespace
+
+    from spit_tui.app import lobby
+    from spit_tui.net import joincmd
+
+    with socket.socket() as s:  # a free port, closed again: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    async def no_lobby(*a: object, **k: object) -> None:
+        raise AssertionError("the lobby opened")
+
+    monkeypatch.setattr(lobby, "choose_in_lobby", no_lobby)
+    board = SimpleNamespace(check_terminal=lambda: None)
+    args = SimpleNamespace(code=None, quick=False, name=None, host="127.0.0.1", port=port)
+    assert await joincmd._join(args, board) == 1  # type: ignore[arg-type]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"nothing is listening at 127.0.0.1:{port}" in err, err
+
+    server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    async with server:
+        assert await joincmd.no_host("127.0.0.1", server.sockets[0].getsockname()[1]) is None

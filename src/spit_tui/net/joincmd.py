@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import os
 import socket
@@ -228,6 +229,21 @@ async def ask_room(
     return None
 
 
+async def no_host(host: str, port: int) -> str | None:
+    """Why nothing answers at HOST:PORT (one line), or None: a connection is
+    opened and closed, so a wrong address is said before the lobby opens
+    (not after the player has chosen there)."""
+    try:
+        async with asyncio.timeout(JOIN_S):
+            _reader, writer = await asyncio.open_connection(host, port)
+    except (OSError, TimeoutError) as e:
+        return unreachable(host, port, e)
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return None
+
+
 async def watchable(host: str, port: int) -> list[Watchable] | str:
     """The lobby's list of games to watch on the host, or why not (one line)."""
     from spit_tui.app.lobby import Watchable
@@ -302,6 +318,10 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     from .watchcmd import watch_room
 
     host, port = args.host, args.port
+    problem = await no_host(host, port)
+    if problem is not None:  # before the lobby: a host that is not there is one line
+        print(problem, file=sys.stderr)
+        return 1
     you = your_name(args.name)
     first = True
     while True:
