@@ -15,10 +15,19 @@ driver) are stamped with the main thread's CPU clock (`time.thread_time`). Per k
              sync, Textual's refresh, compositor and encoding);
   bytes      the bytes of that frame (what the terminal must parse and paint);
   bytes_all  every byte written until the next key (the frame, plus any later
-             frame the key caused, such as a highlight fading).
+             frame the key caused, such as a highlight fading);
+  idle_ms    main-thread CPU from the key's arrival until the loop next sleeps.
+
+and per start, the whole process's CPU (`time.process_time`) when its first
+frame is written (start-up without the wall clock's waits).
 
 `--against SRC` also measures the spit-tui sources in SRC (a checkout's `src`
-folder, e.g. from `git worktree add`) in the same run, for an A/B comparison.
+folder, e.g. `git archive REV src | tar -x -C DIR`) in the same run, for an A/B
+comparison. `--profile FILE` runs one spit-tui start under cProfile, enabled
+from each key (after the first) to its frame. Two environment variables help
+when looking closer: KEYCOST_RAW=FILE keeps the last start's log with every
+frame's text; KEYCOST_PROBE=SCRIPT runs SCRIPT inside each app before it starts
+(extra stamps).
 """
 
 from __future__ import annotations
