@@ -71,3 +71,14 @@ def test_replay_with_no_terminal_exits_1_as_the_game_does(history: Path) -> None
         assert p.stderr.count("\n") == 1 and "terminal" in p.stderr, p.stderr
         statuses.append(p.returncode)
     assert statuses == [1, 1]
+
+
+@pytest.mark.parametrize("name", ["stats", "history", "export"])
+def test_a_bad_argument_names_the_command_and_its_help(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`spit-tui stats nobody` said "spit-tui: ... (try spit-tui --help)", whose
+    help does not know the command's own options."""
+    assert cli.main([name, "--no-such-option"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"spit-tui {name}: ") and f"(try spit-tui {name} --help)" in err, err

@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import TextIO
 
 from spit_tui.clock import clock_text
-from spit_tui.command import Parser, UsageError, command, fail, shown, write_out
+from spit_tui.command import PROG, Parser, UsageError, command, fail, shown, write_out
 from spit_tui.store import db
 from spit_tui.store.bests import Bests, by_opponent, game_rows, group_name
 from spit_tui.store.bests import shown as best_text
 from spit_tui.store.resume import resume_command
 from spit_tui.store.stats import PlayerStats, all_stats
 from spit_tui.store.stored import escaped, real, record_text, skipped_line, whole
+
+STATS, HISTORY, EXPORT = (f"{PROG} {name}" for name in ("stats", "history", "export"))
 
 
 def _parser(prog: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
@@ -89,7 +91,7 @@ def _as_json(s: PlayerStats) -> dict[str, object]:
     return d
 
 
-@command()
+@command(STATS)
 def stats_main(argv: list[str]) -> int:
     from spit_tui.store.statstable import help_epilog
 
@@ -106,7 +108,7 @@ def stats_main(argv: list[str]) -> int:
         figures = all_stats(conn, args.player, args.vs, skipped)
         head = all_stats(conn, args.vs, args.player, skipped) if args.player and args.vs else []
     except sqlite3.Error as e:
-        return fail(db.reason(e, _path(args)))
+        return fail(db.reason(e, _path(args)), STATS)
     finally:
         conn.close()
     if skipped:
@@ -181,7 +183,7 @@ def _print_stats(figures: list[PlayerStats], player: str | None, vs: str | None)
 # -- history ------------------------------------------------------------------------
 
 
-@command()
+@command(HISTORY)
 def history_main(argv: list[str]) -> int:
     p = _parser("history", "The stored games, newest first.")
     p.add_argument("--limit", type=_count, default=20, metavar="N", help="at most N games (20)")
@@ -199,7 +201,7 @@ def history_main(argv: list[str]) -> int:
             (args.limit,),
         ).fetchall()
     except sqlite3.Error as e:
-        return fail(db.reason(e, _path(args)))
+        return fail(db.reason(e, _path(args)), HISTORY)
     finally:
         conn.close()
     from rich.console import Console
@@ -325,7 +327,7 @@ def game_record(conn: sqlite3.Connection, game_id: int) -> str | None:
     return None if row is None else record_text(row[0], game_id)
 
 
-@command()
+@command(EXPORT)
 def export_main(argv: list[str]) -> int:
     p = _parser(
         "export",
@@ -345,13 +347,13 @@ def export_main(argv: list[str]) -> int:
     try:
         record = game_record(conn, args.game_id)
     except db.HistoryError as e:
-        return fail(str(e))
+        return fail(str(e), EXPORT)
     except sqlite3.Error as e:
-        return fail(db.reason(e, _path(args)))
+        return fail(db.reason(e, _path(args)), EXPORT)
     finally:
         conn.close()
     if record is None:
-        return fail(f"no game {args.game_id} in the history ('spit-tui history' lists them)")
+        return fail(f"no game {args.game_id} in the history ('{HISTORY}' lists them)", EXPORT)
     if args.file == "-":
         write_out(record)
         return 0
@@ -359,7 +361,7 @@ def export_main(argv: list[str]) -> int:
         return _export_cast(args, record)
     problem = _write_new(args.file, lambda f: f.write(record))
     if problem is not None:
-        return fail(problem)
+        return fail(problem, EXPORT)
     write_out(f"Game {args.game_id} written to {args.file}\n")
     return 0
 
@@ -396,11 +398,11 @@ def _export_cast(args: argparse.Namespace, text: str) -> int:
     try:
         record = parse_record(text)
     except NotationError as e:
-        return fail(f"game {args.game_id}'s record cannot be read: {e}")
+        return fail(f"game {args.game_id}'s record cannot be read: {e}", EXPORT)
     names = f"{record.tags.get('Left', 'LEFT')} v {record.tags.get('Right', 'RIGHT')}"
     title = f"spit-tui game {args.game_id}: {names}"
     problem = _write_new(args.file, lambda f: write_cast(f, record, title, args.size))
     if problem is not None:
-        return fail(problem)
+        return fail(problem, EXPORT)
     write_out(f"Game {args.game_id} recorded to {args.file} (asciinema play {args.file})\n")
     return 0
