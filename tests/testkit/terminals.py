@@ -28,7 +28,8 @@ class Terminals(TmuxServer):
     session is called "left" or "right": tmux reads those as pane positions)."""
 
     def __init__(self, tmp: Path) -> None:
-        env = {**os.environ, "SPIT_LAYOUT": "us", "SPIT_NO_HISTORY": "1"}
+        # no first-run keyboard check, and no lobby asking the player's name
+        env = {**os.environ, "SPIT_LAYOUT": "us", "SPIT_NO_HISTORY": "1", "SPIT_ASK_NAME": "no"}
         super().__init__("spit-join", env=env)
         self.tmp = tmp
         keep = os.environ.get("SPIT_JOIN_TRANSCRIPT")
