@@ -105,3 +105,20 @@ async def test_todays_deal_is_chosen_at_once(tmp_path: Path) -> None:
         await pilot.press("t")
         await pilot.pause()
     assert isinstance(app.mode, LobbyMode) and app.mode.chosen == Choice("today")
+
+
+async def test_my_stats_are_for_the_name_given_in_the_lobby(tmp_path: Path) -> None:
+    """A player named in the lobby's question (not on the command line) sees
+    their own stats under that name."""
+    from spit_tui.app.lobby import YourName
+
+    path = history(tmp_path / "h.sqlite3")
+    you = YourName(None, lambda name: None)
+    app = lobby_app(TITLE, check_code, None, (*ENTRIES, *history_entries(path, None, DAY)),
+                    you=you)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"bo", "enter", "s")
+        page = await _page(pilot, app)
+        assert page.heading == "My stats: bo", page.heading
+        assert "bo" in "\n".join(page.lines or [])  # (her figures, read for that name)

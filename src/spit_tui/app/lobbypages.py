@@ -26,8 +26,9 @@ def history_entries(path: Path, name: str | None, today: date) -> tuple[Entry, .
     from spit_tui.store.lobbylines import daily_lines, my_stats_lines
 
     def stats(mode: LobbyMode) -> Screen[Choice | None]:
-        who = f": {name}" if name else ""
-        load = partial(my_stats_lines, path, name)
+        now = mode.you.name if mode.you is not None else name  # (a name given in the lobby)
+        who = f": {now}" if now else ""
+        load = partial(my_stats_lines, path, now)
         return LinesScreen[Choice](f"My stats{who}", load, classes="lobby-question")
 
     def daily(mode: LobbyMode) -> Screen[Choice | None]:
