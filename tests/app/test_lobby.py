@@ -245,6 +245,7 @@ async def test_the_lobby_asks_a_name_once_keeps_it_and_f4_changes_it() -> None:
         await pilot.press("backspace", "backspace", "n", "a", "enter")
         assert isinstance(app.screen, LobbyScreen) and kept == ["Ana"]
         assert "You: Ana" in str(app.screen.query_one("#you", Static).render())
+        assert "F4: your name" in str(app.screen.query_one("#help", Static).render())
         await pilot.press("f4")
         assert app.screen.query_one(Input).value == "Ana"  # the box starts from it
         await pilot.press("backspace", "backspace", "backspace", *"Ben", "enter")

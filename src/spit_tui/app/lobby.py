@@ -139,6 +139,7 @@ ENTRIES: tuple[Entry, ...] = (
 )  # fmt: skip
 
 AFTER = "At game over, Enter on both seats plays again in the same room."
+NAME_HELP = "F4: your name, which the other player sees; it is kept for next time."
 
 
 class LobbyMode(Mode):
@@ -209,7 +210,10 @@ class LobbyScreen(Screen[None]):
                 *(Option(f"{e.key}  {e.label}", id=e.kind) for e in self.entries.values()),
                 id="choices",
             )
-            yield Static("\n".join((*(e.help for e in self.entries.values()), AFTER)), id="help")
+            named = self.mode.you is not None and self.mode.you.keep is not None
+            name = (NAME_HELP,) if named else ()
+            yield Static("\n".join((*(e.help for e in self.entries.values()), AFTER, *name)),
+                         id="help")
         yield Footer()
 
     def on_mount(self) -> None:
