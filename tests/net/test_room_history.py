@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from testkit.join import FAST, until
 
-from spit_tui.engine import Game, Options, Player, parse_position
+from spit_tui.engine import Game, Options, Phase, Player, parse_position
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
 from spit_tui.net.host import Host
 from spit_tui.net.room import Room
@@ -98,6 +98,11 @@ async def test_a_match_room_stores_its_games_by_name_and_key_grouped_and_rated(
             left.rematch()
             right.rematch()
             await until(lambda: not room.table.game.over, "the rematch begins")
+            for seat in (left, right):  # and each board has it, or its bot sees the old end
+                await until(
+                    lambda s=seat: s.latest is not None and s.latest.phase is not Phase.OVER,
+                    "the new game on each board",
+                )
         await left.close()
         await right.close()
     finally:
