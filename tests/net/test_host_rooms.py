@@ -85,6 +85,33 @@ async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
     assert games(db) == [(0, 0, "LEFT", "RIGHT")]  # kept unfinished (no round over yet)
 
 
+async def test_a_player_who_quits_mid_game_is_a_leave_the_other_is_told_at_once(
+    tmp_path: Path,
+) -> None:
+    """Quitting (the quit key: the seat says `bye` before closing) is not a
+    dropped line: the host stops the game at once, with the whole wait still
+    to run, and the player still there is told in one line who left (their
+    board then ends, as any stopped room's, back to where they came from)."""
+    db = tmp_path / "history.db"
+    stopped: list[str] = []
+    host = Host(port=0, timings=FAST, seed=3, wait_s=120.0, history=HistoryWriter(db))
+    host.on_room_stopped = lambda room, line: stopped.append(line)
+    await host.start()
+    try:
+        room, left, right = await _playing(host)
+        plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
+        left.press(*intent_for(plays[0])[1:])
+        await until(lambda: len(room.table.game.log) >= 3, "a card is played")
+        await right.close(leave=True)  # RIGHT's player quits: a leave
+        line = "RIGHT left the game: the game is stopped"
+        await until(lambda: left.ended is not None, "LEFT is told", timeout=5)
+        assert left.ended == line and left.offered is None  # no wait, no takeover offer
+        assert stopped == [line] and room.code not in host.lobby.rooms
+    finally:
+        await host.close()
+    assert games(db) == [(0, 0, "LEFT", "RIGHT")]  # stored stopped, as a drop's game is
+
+
 async def test_the_stored_pace_is_read_off_the_loop_and_the_level_offered_plays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

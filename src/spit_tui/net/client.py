@@ -328,8 +328,12 @@ class Client:
         self._changed.clear()
         return True
 
-    async def close(self) -> None:
-        self.proto.bye()
+    async def close(self, leave: bool = False) -> None:
+        """End the connection as a dropped line would (the seat stays theirs
+        for the host's wait, to take back), or, `leave`, with `bye`: the
+        player quit, and the host stops a game in play at once."""
+        if leave:
+            self.proto.bye()
         self._flush()
         for task in self._tasks:
             task.cancel()

@@ -234,7 +234,8 @@ class Host:
 
     def _seats_changed(self, room: Room) -> None:
         """A seat came or went: a seat that dropped has `wait_s` to come back
-        (the computer's seats never drop). Once the other player was offered
+        (the computer's seats never drop); a seat whose player left (said
+        `bye`) stops a game in play at once. Once the other player was offered
         the computer for it, that player leaving stops the game."""
         dropped = any(
             s.token is not None and s.conn is None and p not in room.computers
@@ -246,6 +247,11 @@ class Host:
         if room.offered is not None and room.waiting is not None:
             if all(s.conn is None for s in room.seats.values()):
                 self._give_up(room)  # the player who was asked left: stop (their choice)
+            return
+        gone = room.left
+        if gone is not None and room.seats[gone].conn is None and not room.table.game.over:
+            # a player who quit is not coming back: the other is told now, not in wait_s
+            self._stop(room, f"{room.table.seats.names[gone]} left the game: the game is stopped")
             return
         if dropped and not room.table.game.over:  # a played-out room goes by itself
             loop = asyncio.get_running_loop()

@@ -397,10 +397,14 @@ async def _take_seat(
 
     app = seat_app(table, run, net.rematch, takeover=net.takeover)
     app.first_run = first and board.asks_keyboard()
+    code = 1
     try:
-        return await board.run(app)
+        code = await board.run(app)
+        return code
     finally:
-        await net.close()
+        # quit with the player's own key (0): a leave, the other is told at once;
+        # a hang-up or a lost host: a drop, the seat theirs for the host's wait
+        await net.close(leave=code == 0)
         for line in net.notes:  # after the board: the terminal is the player's again
             print(f"{NAME}: {line}", file=sys.stderr)
 

@@ -174,6 +174,7 @@ class Room:
     gates: dict[Player, KeyGate] = field(default_factory=dict)
     computers: dict[Player, SeatComputer] = field(default_factory=dict)  # seats it plays
     offered: Player | None = None  # a dropped seat the other player may give the computer
+    left: Player | None = None  # a seat whose player said `bye` (left on purpose, not dropped)
     on_takeover: Callable[[Player], None] = lambda p: None  # the host: the offer was taken
     room_json: RoomJson = field(default_factory=RoomJson)  # its views' seldom-changing part
 
@@ -440,6 +441,8 @@ class Room:
     def attach(self, p: Player, conn: Conn) -> None:
         if self.offered == p:
             self.offered = None  # back in time after all: no computer needed
+        if self.left == p:
+            self.left = None  # back with its token after all (a finished game's seat)
         seat = self.seats[p]
         seat.conn = conn
         seat.sent = None
@@ -453,6 +456,13 @@ class Room:
         self.flush()
         self.poke()
         self.on_seats()
+
+    def leave(self, p: Player, conn: Conn) -> None:
+        """Seat `p`'s player says `bye` on its connection: a leave, not a drop
+        (its detach follows as the connection closes: the host stops a game
+        in play at once rather than wait for a player who is not coming)."""
+        if self.seats[p].conn is conn:
+            self.left = p
 
     def detach(self, p: Player, conn: Conn) -> None:
         seat = self.seats[p]

@@ -260,9 +260,10 @@ class NetSeat:
         host, port = self._at()
         return f"{host}:{port}"
 
-    async def close(self) -> None:
+    async def close(self, leave: bool = False) -> None:
+        """Close the connection; `leave`: the player quit (Client.close)."""
         with contextlib.suppress(Exception):
-            await self.client.close()
+            await self.client.close(leave)
 
 
 class LocalSeat:

@@ -72,6 +72,8 @@ class Session:
         if kind == "ping":
             self.conn.send({"type": "pong", "id": msg["id"]})
         elif kind == "bye":
+            if self.room is not None and self.seat is not None:
+                self.room.leave(self.seat, self.conn)
             self.close("bye")
         elif self.asking:
             self.close("one question at a time: wait for the answer")

@@ -67,7 +67,7 @@ async def watch_room(host: str, port: int, code: str, board: Board) -> int:
         return 1
     refused = board.check_terminal()
     if refused is not None:
-        await client.close()
+        await client.close(leave=True)
         return refused
 
     def no_keys(row: object, slot: int) -> None:
@@ -82,7 +82,7 @@ async def watch_room(host: str, port: int, code: str, board: Board) -> int:
     try:
         return await board.run(app)
     finally:
-        await client.close()
+        await client.close(leave=True)
 
 
 @command(NAME)
