@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from spit_tui.clock import VirtualClock
 from spit_tui.decision import Decision
-from spit_tui.engine import Event, Game, Options, Play, Player, Slap
+from spit_tui.engine import Event, Game, Options, Play, Player, Position, Slap
 from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import level_named
 from spit_tui.players.level import Level
@@ -48,8 +48,10 @@ class Match:
         round_cap: int = ROUND_CAP,
         keep_decisions: bool = False,
         deal: int | None = None,
+        position: Position | None = None,
     ) -> None:
-        """`deal`: the game's own seed (a daily deal's), else one drawn from `seed`."""
+        """`deal`: the game's own seed (a daily deal's), else one drawn from `seed`;
+        `position`: a start set by hand (as `--position` gives) instead of the deal."""
         self.seed = seed
         self.round_cap = round_cap
         master = random.Random(seed)
@@ -57,7 +59,7 @@ class Match:
         if deal is not None:
             game_seed = deal
         self.clock = VirtualClock(tiebreak=random.Random(master.getrandbits(64)))
-        self.game = Game(options=options or Options(), seed=game_seed)
+        self.game = Game(options=options or Options(), seed=game_seed, position=position)
         self.table = Table(self.game, self.clock)
         levels = [level_named(x) if isinstance(x, str) else x for x in (left, right)]
         self.bots = tuple(

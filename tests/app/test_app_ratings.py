@@ -8,7 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from testkit.app import advance, make_app, press, screen_text
+from testkit.store import count_set_starts
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
@@ -51,15 +53,20 @@ async def _finish(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-async def test_the_game_over_screen_says_the_rating_change_and_the_new_best(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "h.sqlite3"
+async def _game_over_text(path: Path) -> str:
+    """The game-over screen after three earlier games against level 7."""
     seed_history(path)
-    app = over_app(path)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with over_app(path).run_test(size=(100, 30)) as pilot:
         await _finish(pilot)
-        text = await screen_text(pilot)
+        return await screen_text(pilot)
+
+
+async def test_the_game_over_screen_says_the_rating_change_and_the_new_best(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt
+    path = tmp_path / "h.sqlite3"
+    text = await _game_over_text(path)
     assert "GAME OVER" in text
     assert "new best against level 7: 0:58" in text
     conn = sqlite3.connect(path)
@@ -76,12 +83,33 @@ async def test_the_game_over_screen_says_the_rating_change_and_the_new_best(
     assert f"rating {after.display:.0f} ({change:+d})" in text
 
 
+async def test_a_game_from_a_set_position_moves_no_rating_and_sets_no_best(
+    tmp_path: Path,
+) -> None:
+    """The same last card as above, but counted as what it is: a game begun from
+    a set position (a 1-second "win"), kept in the history and rated not at all."""
+    path = tmp_path / "h.sqlite3"
+    text = await _game_over_text(path)
+    assert "GAME OVER" in text and "new best" not in text and "rating" not in text
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute(
+            "SELECT finished, set_start, ended FROM games WHERE id = 4"
+        ).fetchone() == (1, 1, None)
+        assert conn.execute(
+            "SELECT count(*) FROM game_players WHERE game_id = 4 AND mu IS NOT NULL"
+        ).fetchone() == (0,)
+    finally:
+        conn.close()
+
+
 Snap = Callable[..., bool]
 
 
 def test_snapshot_game_over_with_a_rating_change_and_a_new_best(
-    snap_compare: Snap, tmp_path: Path
+    snap_compare: Snap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt
     path = tmp_path / "h.sqlite3"
     seed_history(path)
     assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish)
@@ -119,7 +147,10 @@ async def test_a_match_keeps_its_score_from_game_to_game_and_in_the_history(
     conn.close()
 
 
-def test_snapshot_game_over_in_a_match(snap_compare: Snap, tmp_path: Path) -> None:
+def test_snapshot_game_over_in_a_match(
+    snap_compare: Snap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt
     path = tmp_path / "h.sqlite3"
     seed_history(path, 2)
     assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish_in_a_match)

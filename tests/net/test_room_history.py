@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from testkit.join import FAST, until
+from testkit.store import count_set_starts
 
 from spit_tui.engine import Game, Options, Phase, Player, parse_position
 from spit_tui.net.client import Client, JoinRefused, play_as_bot
@@ -65,8 +66,9 @@ async def _play(left: Client, right: Client) -> None:
 
 
 async def test_a_match_room_stores_its_games_by_name_and_key_grouped_and_rated(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt
     db = tmp_path / "history.db"
     host = NearEndHost(port=0, timings=FAST, history=HistoryWriter(db), first_to=2)
     await host.start()
@@ -135,12 +137,13 @@ async def test_a_door_pass_the_host_did_not_give_is_refused() -> None:
 
 
 async def test_todays_deal_is_a_room_of_the_daily_and_fills_the_days_table(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`daily` (the lobby's Today's deal): a room dealt from the host's UTC day
     against the computer at the daily's level; its games are stored as that
     day's, so the day's table of the host's history (the SSH lobby's) has the
     player, by their key."""
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt
     from datetime import date
 
     from spit_tui.store import daily

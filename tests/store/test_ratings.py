@@ -128,7 +128,7 @@ def test_a_version_3_history_is_rated_by_the_migration(tmp_path: Path) -> None:
         conn.execute(f"ALTER TABLE game_players DROP COLUMN {col}")
     conn.execute("DROP INDEX games_ended")
     conn.execute("DROP INDEX games_daily")
-    for col in ("ended", "daily", "match_id", "match_first_to"):
+    for col in ("ended", "daily", "match_id", "match_first_to", "set_start"):
         conn.execute(f"ALTER TABLE games DROP COLUMN {col}")
     conn.execute("DELETE FROM schema_version WHERE version >= 4")
     conn.close()

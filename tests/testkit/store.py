@@ -6,7 +6,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from spit_tui.engine import Options, Player
+import pytest
+
+from spit_tui.engine import Options, Player, Position, Record
 from spit_tui.match import Match, MatchResult
 from spit_tui.players.level import Level
 from spit_tui.store.history import HistoryWriter, Snapshot
@@ -25,10 +27,13 @@ def stored_match(
     in_match: tuple[int, int] | None = None,
     identities: tuple[str | None, str | None] = (None, None),
     deal: int | None = None,
+    position: Position | None = None,
 ) -> tuple[Match, MatchResult, HistoryWriter]:
     """A whole bot match, stored as the app stores a game (round ends, game end).
     `rungs`: the seats the computer plays (the writer is told, as the app tells it)."""
-    match = Match(levels[0], levels[1], seed=seed, options=options, deal=deal)
+    match = Match(
+        levels[0], levels[1], seed=seed, options=options, deal=deal, position=position
+    )
     writer = HistoryWriter(path, threaded=threaded)
     writer.names = names or (str(levels[0]), str(levels[1]))
     writer.rungs = rungs or {}
@@ -39,6 +44,14 @@ def stored_match(
     result = match.run()
     writer.close()
     return match, result, writer
+
+
+def count_set_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the history count games begun from a set position as if dealt: a test
+    that starts near the end to reach game over in a second, but is about what a
+    counted game shows (a rating change, a best, the daily table), not about
+    which games count (tests/store/test_set_position.py is)."""
+    monkeypatch.setattr(Record, "from_deal", lambda self: True)
 
 
 def rows(path: Path, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:

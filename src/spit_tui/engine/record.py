@@ -200,6 +200,15 @@ class Record:
         """A fresh game at the record's start: its seed's deal, or its position."""
         return Game(options=self.options, seed=self.seed, position=self.start)
 
+    def from_deal(self) -> bool:
+        """True when the game began from its seed's own deal (a fair deal), not
+        from a position set by hand: only such a game is rated or counted."""
+        if self.start is None:
+            return True
+        if self.seed is None:
+            return False
+        return Game(options=self.options, seed=self.seed).start == self.start
+
     def walk(self, game: Game | None = None) -> Iterator[Step]:
         """Apply the actions in turn to `game` (a fresh `self.game()` if None),
         yielding a Step for each. Lazy: stop early to walk only the first n.

@@ -196,7 +196,7 @@ def history_main(argv: list[str]) -> int:
             "SELECT id, started, left_name, right_name, result, finished, play_seconds, rounds,"
             " variant, match_id, match_first_to, daily,"
             " (SELECT count(*) FROM games g2 WHERE g2.match_id = games.match_id"
-            "  AND g2.id <= games.id)"
+            "  AND g2.id <= games.id), set_start"
             " FROM games ORDER BY id DESC LIMIT ?",
             (args.limit,),
         ).fetchall()
@@ -243,9 +243,14 @@ def history_main(argv: list[str]) -> int:
     return 0
 
 
-def _part_of(match_id: object, first_to: object, day: object, nth: object) -> str:
-    """What a game was part of: "match 12 game 2/3" (its game 2, first to 3), or
-    "daily 2026-12-02"."""
+def _part_of(
+    match_id: object, first_to: object, day: object, nth: object, set_start: object
+) -> str:
+    """What a game was part of: "match 12 game 2/3" (its game 2, first to 3),
+    "daily 2026-12-02", or "set position" (begun from a position set by hand:
+    not rated, not in bests or stats)."""
+    if set_start == 1:
+        return "set position"
     if whole(match_id) is not None and whole(first_to) is not None and whole(nth) is not None:
         return f"match {match_id} game {nth}/{first_to}"
     if type(day) is str:

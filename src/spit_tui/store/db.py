@@ -96,6 +96,13 @@ ALTER TABLE game_players ADD COLUMN sigma REAL;
 CREATE UNIQUE INDEX games_ended ON games (ended);
 CREATE INDEX games_daily ON games (daily)
 """
+# Version 6: games.set_start is 1 for a game that began from a position set by
+# hand (`--position`), not its seed's deal: it is kept and replays, but it is
+# never rated (no `ended` number), so ratings, bests, the daily table and
+# `stats` leave it out.
+V6 = """
+ALTER TABLE games ADD COLUMN set_start INTEGER NOT NULL DEFAULT 0
+"""
 Migration = Callable[[sqlite3.Connection], None]
 
 
@@ -175,7 +182,32 @@ def _v5(conn: sqlite3.Connection) -> None:
         rated.rerate(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3), _v4, _v5)
+def _v6(conn: sqlite3.Connection) -> None:
+    """Mark the games stored before that began from a set position, take back
+    their ratings and rate the others again from the games alone."""
+    from spit_tui.engine import NotationError, parse_record
+    from spit_tui.store import rated
+    from spit_tui.store.records import MAX_RECORD_BYTES
+
+    _script(V6)(conn)
+    rows = conn.execute(
+        "SELECT id, record FROM games WHERE length(record) <= ? AND instr(record, '[Position ')",
+        (MAX_RECORD_BYTES,),
+    ).fetchall()
+    marked = 0
+    for game_id, text in rows:
+        try:
+            dealt = type(text) is str and parse_record(text).from_deal()
+        except NotationError:
+            continue  # a record that does not read keeps its row as it was
+        if not dealt:
+            conn.execute("UPDATE games SET set_start = 1, ended = NULL WHERE id = ?", (game_id,))
+            marked += 1
+    if marked:
+        rated.rerate(conn)
+
+
+MIGRATIONS: tuple[Migration, ...] = (_script(V1), _v2, _script(V3), _v4, _v5, _v6)
 SCHEMA_VERSION = len(MIGRATIONS)
 # The tables a file has from each version on (a file missing one was tampered
 # with); a migration that adds a table adds an entry.

@@ -394,6 +394,7 @@ class HistoryWriter:
 
         rec = snap.record
         o = rec.options
+        set_start = not rec.from_deal()  # kept and replayable, never rated nor counted
         final = "" if fig is None else format_position(fig.final)
         winner = None if fig is None else fig.winner
         result = None if winner is None else winner.letter
@@ -405,6 +406,7 @@ class HistoryWriter:
             int(snap.finished),
             round(snap.play_seconds, 3), n_rounds, text, final, round(snap.clock_seconds, 3),
             snap.daily, match_id, None if snap.in_match is None else snap.in_match[1],
+            int(set_start),
         )
         game_id = self.game_ids.get(snap.key)
         if game_id is None:
@@ -417,8 +419,8 @@ class HistoryWriter:
             cur = conn.execute(
                 "INSERT INTO games (started, left_name, right_name, variant, target,"
                 " manual_flip, seed, result, finished, play_seconds, rounds, record,"
-                " final_position, clock_seconds, daily, match_id, match_first_to)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " final_position, clock_seconds, daily, match_id, match_first_to, set_start)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             assert cur.lastrowid is not None
@@ -432,8 +434,8 @@ class HistoryWriter:
                 "UPDATE games SET started=?, left_name=?, right_name=?, variant=?, target=?,"
                 " manual_flip=?, seed=?, result=?, finished=?, play_seconds=?, rounds=?,"
                 " record=?, final_position=?, clock_seconds=?, daily=coalesce(?, daily),"
-                " match_id=coalesce(?, match_id), match_first_to=coalesce(?, match_first_to)"
-                " WHERE id=?",
+                " match_id=coalesce(?, match_id), match_first_to=coalesce(?, match_first_to),"
+                " set_start=? WHERE id=?",
                 (*row, game_id),
             )
         if fig is None:

@@ -93,9 +93,13 @@ def current(conn: sqlite3.Connection, key: str) -> Rating | None:
 
 def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Change]:
     """Rate a game just stored finished (inside the caller's transaction); the
-    changes by seat letter. A game already rated, or not finished, changes nothing."""
-    row = conn.execute("SELECT finished, ended FROM games WHERE id = ?", (game_id,)).fetchone()
-    if row is None or not row[0] or row[1] is not None:
+    changes by seat letter. A game already rated, not finished, or begun from a
+    set position (not a fair deal: a 3-second "win" from a help position) changes
+    nothing, and gets no `ended` number: bests and the daily table leave it out too."""
+    row = conn.execute(
+        "SELECT finished, ended, set_start FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    if row is None or not row[0] or row[1] is not None or row[2]:
         return {}
     (last,) = conn.execute("SELECT max(ended) FROM games").fetchone()
     conn.execute("UPDATE games SET ended = ? WHERE id = ?", ((last or 0) + 1, game_id))

@@ -73,7 +73,7 @@ SELECT gp.game_id, gp.name, {opponent}, gp.won, gp.cards, gp.slaps_won,
 FROM game_players gp
 JOIN games g ON g.id = gp.game_id
 {join}
-WHERE g.finished = 1 AND gp.won IS NOT NULL {where}
+WHERE g.finished = 1 AND g.set_start = 0 AND gp.won IS NOT NULL {where}
 ORDER BY gp.game_id
 """
 _OPPONENT = "JOIN game_players opp ON opp.game_id = gp.game_id AND opp.seat != gp.seat"
@@ -127,13 +127,13 @@ def rows(
 
 def reactions_ms(conn: sqlite3.Connection, name: str, vs: str | None = None) -> array[int]:
     """Every stored reaction of `name` (against `vs`), in milliseconds."""
-    sql = "SELECT gp.reactions FROM game_players gp"
+    sql = "SELECT gp.reactions FROM game_players gp JOIN games g ON g.id = gp.game_id"
     args: list[str] = [name]
     if vs is not None:
-        sql += f" {_OPPONENT} WHERE gp.name = ? AND opp.name = ?"
+        sql += f" {_OPPONENT} WHERE g.set_start = 0 AND gp.name = ? AND opp.name = ?"
         args.append(vs)
     else:
-        sql += " WHERE gp.name = ?"
+        sql += " WHERE g.set_start = 0 AND gp.name = ?"
     return db.unpack_ms(b"".join(b for (b,) in conn.execute(sql, args) if type(b) is bytes))
 
 
