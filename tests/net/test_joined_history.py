@@ -20,6 +20,7 @@ import pytest
 from test_room_history import NEAR_END, NearEndHost, rows
 from testkit.join import FAST, until
 from testkit.lobby import body, join, lobby
+from testkit.store import count_set_starts
 
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Options, Play, Player, format_record, parse_position
@@ -77,7 +78,10 @@ def _stats(db: Path) -> dict[str, Any]:
     return {p["name"]: p for p in json.loads(run.stdout)["players"]}
 
 
-async def test_the_joiners_own_history_gets_the_game_and_stats_count_it(tmp_path: Path) -> None:
+async def test_the_joiners_own_history_gets_the_game_and_stats_count_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt (both writers are here)
     host_db, ben_db = tmp_path / "host.db", tmp_path / "ben.db"
     host = NearEndHost(port=0, timings=FAST, history=HistoryWriter(host_db))
     await host.start()
