@@ -297,6 +297,33 @@ def test_your_name_in_the_lobby_snapshot(snap_compare: Callable[..., bool]) -> N
                         terminal_size=(100, 30))
 
 
+NOTICE = "ben left the game: the game is stopped"
+
+
+async def test_the_lobby_says_why_the_last_room_ended() -> None:
+    """A room the host stopped brings its player back here: the host's line
+    under the heading, the menu as ever; the next run of the lobby (after the
+    next choice) has no notice."""
+    app = lobby_app(TITLE, check_code, you=your_name("Ana")[0], notice=NOTICE)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        notice = app.screen.query_one("#notice", Static)
+        assert str(notice.render()) == NOTICE
+        assert notice.region.y < app.screen.query_one("#choices").region.y
+        await pilot.press("q")
+        await pilot.pause()
+    assert chosen(app) == Choice("quick")
+    app = lobby_app(TITLE, check_code)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query("#notice")
+
+
+def test_lobby_with_a_notice_snapshot(snap_compare: Callable[..., bool]) -> None:
+    assert snap_compare(lobby_app(TITLE, check_code, you=your_name("Ana")[0], notice=NOTICE),
+                        terminal_size=(100, 30))
+
+
 def test_join_asks_the_name_kept_in_players_toml(monkeypatch: pytest.MonkeyPatch) -> None:
     """`join HOST`'s lobby: --name (or the ssh door's) is shown, not asked;
     without one, the name remembered as `me` (the seats' names of the local

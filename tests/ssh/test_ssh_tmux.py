@@ -162,10 +162,12 @@ def test_two_openssh_clients_play_and_leave_their_terminals_as_they_were(
     assert "EXIT=0" in ended and "Traceback" not in ended
     assert guests.restored("ben")
     # ben quit on purpose: a leave, not a drop: ana is told at once (no wait
-    # for him), her game ends with that line and her terminal is hers again
-    ended = guests.wait("ana", "EXIT=")
-    assert "the game is stopped" in ended and "Waiting for ben" not in ended
-    assert guests.restored("ana")
+    # for him): her game gives way to the lobby she came from, which says why
+    back = guests.wait("ana", "ben left the game: the game is stopped")
+    assert "Quick match" in back and "Waiting for ben" not in back
+    guests.shot("ben left", "ana", "ben")
+    ended = guests.quit("ana")  # Ctrl+Q in the lobby: her terminal is hers again
+    assert "EXIT=0" in ended and guests.restored("ana")
     guests.shot("both left", "ana", "ben")
 
 

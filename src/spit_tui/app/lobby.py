@@ -160,13 +160,17 @@ class LobbyMode(Mode):
         rooms: Rooms | None = None,
         options: Options | None = None,
         you: YourName | None = None,
+        notice: str | None = None,
     ) -> None:
         """`check`: a code as typed -> the code, or UsageError saying why not;
         `rooms`: the host's watchable rooms (the command's: the app knows no
         network; None: no list, a code only); `options`: what New room starts
         from (the host's own game, where the door knows it); `you`: the
-        player's name (None: the lobby neither shows nor asks one)."""
+        player's name (None: the lobby neither shows nor asks one); `notice`:
+        why the last game ended, if the host stopped it ("ben left the game:
+        the game is stopped"), shown under the heading."""
         self.heading = heading
+        self.notice = notice
         self.you = you
         self.check = check
         self.entries = entries
@@ -204,6 +208,8 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
             yield Static(self.mode.heading, id="title")
+            if self.mode.notice:
+                yield Static(Text(self.mode.notice), id="notice")
             if self.mode.you is not None and self.mode.you.keep is not None:
                 yield Static(Text(self.mode.you.line()), id="you")
             yield OptionList(
@@ -275,21 +281,24 @@ class LobbyScreen(Screen[None]):
 def lobby_app(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
     entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
-    you: YourName | None = None,
+    you: YourName | None = None, notice: str | None = None,
 ) -> SpitApp:
     """The app as the lobby (its mode's `chosen` says what was chosen)."""
-    mode = LobbyMode(heading, check, rooms=rooms, entries=entries, options=options, you=you)
+    mode = LobbyMode(
+        heading, check, rooms=rooms, entries=entries, options=options, you=you, notice=notice
+    )
     return SpitApp(mode=mode)
 
 
 async def choose_in_lobby(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
     entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
-    you: YourName | None = None,
+    you: YourName | None = None, notice: str | None = None,
 ) -> Choice | None:
     """Run the lobby; what the player chose (None: they left; `you.name`: the
-    name they gave, if they gave one)."""
-    app = lobby_app(heading, check, rooms, entries, options, you)
+    name they gave, if they gave one). `notice`: why the last room ended (the
+    host stopped it), under the heading until this choice."""
+    app = lobby_app(heading, check, rooms, entries, options, you, notice)
     await app.run_async()
     assert isinstance(app.mode, LobbyMode)
     return app.mode.chosen

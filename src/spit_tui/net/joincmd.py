@@ -5,8 +5,11 @@ setting, a terminal that cannot show the board, a host that cannot be
 reached, a wrong code, a taken seat) is one line on stderr and a non-zero
 exit, with the terminal never touched; after that, the app ends with one line
 too (the host stopped, the host is gone), printed once the terminal is
-restored. The keys, the terminal checks, the decision log and the crash guard
-are the one start-up's (spit_tui.startup), as for a game at one keyboard.
+restored; but a seat taken in the lobby whose room the host stopped (the
+other player left, or did not come back) goes back to the lobby, which
+shows that line instead. The keys, the terminal checks, the decision log
+and the crash guard are the one start-up's (spit_tui.startup), as for a
+game at one keyboard.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import errno
 import os
 import socket
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -305,7 +309,8 @@ async def connect(
 
 async def _join(args: argparse.Namespace, board: Board) -> int:
     """A seat (a code or --quick given), else the lobby: after each game left
-    with Ctrl+Q (or watched), the lobby again, until it is left too."""
+    with Ctrl+Q (or watched), or stopped by the host (the lobby then says
+    why), the lobby again, until it is left too."""
     if args.code is not None or args.quick:
         args.name = your_name(args.name).name  # the lobby's, kept: a code needs no lobby
         return await _take_seat(args, board)
@@ -324,14 +329,17 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         return 1
     you = your_name(args.name)
     first = True
+    notice: str | None = None  # why the last room ended, when the host stopped it
     while True:
         today = datetime.now(UTC).date()  # the daily deal's day: read here, at the door
         entries = (*ENTRIES, *history_entries(lobby_history(args), args.name, today))
         choice = await choose_in_lobby(
             lobby_title(host, port), check_code, partial(watchable, host, port), entries,
-            door_room_options(), you,
+            door_room_options(), you, notice=notice,
         )
         args.name = you.name
+        notice = None
+        stopped: list[str] = []  # the host's line, if it stopped the room
         if choice is None:
             return 0
         if choice.kind == "watch":
@@ -349,21 +357,29 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
                     return 1
             status = await _take_seat(
                 args, board, made=choice.kind == "new", first=first,
-                alone=choice.kind == "computer",
+                alone=choice.kind == "computer", back=stopped.append,
             )
         if status != 0:  # it ended with a line (said already): so does this
             return status
         first = False
+        if stopped:  # the other left, did not come back, ...: the lobby says why
+            notice = stopped[0]
+            if await no_host(host, port) is not None:  # the host itself stopped: no lobby
+                print(f"{NAME}: the host: {notice}", file=sys.stderr)
+                return 1
 
 
 async def _take_seat(
     args: argparse.Namespace, board: Board, made: bool = False, first: bool = True,
-    alone: bool = False,
+    alone: bool = False, back: Callable[[str], None] | None = None,
 ) -> int:
     """Take the seat and play until the app quits; `made`: a room made here
     (the board offers the line that brings the other); `first`: the first
     board of this run (the only one that may ask the keyboard's layout);
-    `alone`: a room against the computer (nobody to send a line to)."""
+    `alone`: a room against the computer (nobody to send a line to); `back`:
+    the lobby's, where a room the host stopped goes (its line handed there,
+    not printed, and the status 0: the lobby again); None (`join HOST CODE`):
+    that line is the command's last, with status 1."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
@@ -392,8 +408,15 @@ async def _take_seat(
     )
     table.invite = invite
 
+    def ended(app: SpitApp, line: str) -> None:
+        if back is not None and net.stopped is not None:
+            back(net.stopped)
+            app.exit()
+        else:
+            app.finish(f"{NAME}: {line}")
+
     async def run(app: SpitApp) -> None:
-        await net.run(table, lambda line: app.finish(f"{NAME}: {line}"))
+        await net.run(table, partial(ended, app))
 
     app = seat_app(table, run, net.rematch, takeover=net.takeover)
     app.first_run = first and board.asks_keyboard()

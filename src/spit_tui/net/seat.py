@@ -130,6 +130,9 @@ class NetSeat:
         self.client = client
         self.keep = keep
         self.notes: list[str] = []  # lines for after the board (a record not kept)
+        # the host's line when it ended the room itself (the other left, did
+        # not come back, the host is stopping, ...), not a line gone dead
+        self.stopped: str | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.host = host
         self.port = port
@@ -182,6 +185,7 @@ class NetSeat:
                         await self._take_record(got, over, table)
                 await client.changed()
             if client.ended_by_host:
+                self.stopped = client.ended
                 finish(f"the host: {client.ended}")
                 return
             if client.end_kind != "lost":  # silent, broken or not reading: not worth a retry
