@@ -10,6 +10,7 @@ the benchmark scripts from the tests that run them (pyproject's pytest
 
 from __future__ import annotations
 
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +29,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--run-slow", action="store_true", default=False, help="also run tests marked slow"
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl+C and Ctrl+\\ as a terminal gives them, however the run was started. A
+    suite started as a background job of a script inherits both ignored, and so
+    would every host and server a test starts and then stops with Ctrl+C: those
+    tests then time out (seen: seven of them in one such run). Set here, in the
+    controller and in each worker, before any of them starts a process."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGQUIT) == signal.SIG_IGN:
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 # Opt-in long runs (soak, the 200,000-key storm, fuzz) may take many minutes;
