@@ -50,19 +50,30 @@ async def _playing(host: Host) -> tuple[Room, Client, Client]:
     return room, left, right
 
 
+def _stops_told(db: Path, wait_s: float) -> tuple[Host, list[str]]:
+    """A host keeping its history in `db`, and the lines of the rooms it stops."""
+    stopped: list[str] = []
+    host = Host(port=0, timings=FAST, seed=3, wait_s=wait_s, history=HistoryWriter(db))
+    host.on_room_stopped = lambda room, line: stopped.append(line)
+    return host, stopped
+
+
+async def _a_card_played(room: Room, left: Client) -> None:
+    """LEFT plays a card (right after its spit key: not a repeat here)."""
+    plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
+    left.press(*intent_for(plays[0])[1:])
+    await until(lambda: len(room.table.game.log) >= 3, "a card is played")
+
+
 async def test_a_seat_that_never_comes_back_stops_the_room_and_the_game_is_kept(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "history.db"
-    stopped: list[str] = []
-    host = Host(port=0, timings=FAST, seed=3, wait_s=0.4, history=HistoryWriter(db))
-    host.on_room_stopped = lambda room, line: stopped.append(line)
+    host, stopped = _stops_told(db, wait_s=0.4)
     await host.start()
     try:
         room, left, right = await _playing(host)
-        plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
-        left.press(*intent_for(plays[0])[1:])  # right after its spit key: not a repeat here
-        await until(lambda: len(room.table.game.log) >= 3, "a card is played")
+        await _a_card_played(room, left)
         # RIGHT drops and comes back within the wait: nothing stops
         await right.close()
         await asyncio.sleep(0.2)
@@ -93,15 +104,11 @@ async def test_a_player_who_quits_mid_game_is_a_leave_the_other_is_told_at_once(
     to run, and the player still there is told in one line who left (their
     board then ends, as any stopped room's, back to where they came from)."""
     db = tmp_path / "history.db"
-    stopped: list[str] = []
-    host = Host(port=0, timings=FAST, seed=3, wait_s=120.0, history=HistoryWriter(db))
-    host.on_room_stopped = lambda room, line: stopped.append(line)
+    host, stopped = _stops_told(db, wait_s=120.0)
     await host.start()
     try:
         room, left, right = await _playing(host)
-        plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
-        left.press(*intent_for(plays[0])[1:])
-        await until(lambda: len(room.table.game.log) >= 3, "a card is played")
+        await _a_card_played(room, left)
         await right.close(leave=True)  # RIGHT's player quits: a leave
         line = "RIGHT left the game: the game is stopped"
         await until(lambda: left.ended is not None, "LEFT is told", timeout=5)
