@@ -26,7 +26,7 @@ async def test_help_opens_pauses_and_returns_to_the_game_as_it_was() -> None:
         for key in ("f1", "backspace"):
             await pilot.press(key)
             assert isinstance(app.screen, HelpScreen)
-            assert app.table.paused
+            assert app.table.paused and "(the game waits)" in await screen_text(pilot)
             await press(pilot, "q")  # a game key goes to the help page, not the game
             assert app.table.position == before
             await pilot.press("escape")
@@ -136,6 +136,7 @@ async def test_ctrl_q_and_ctrl_c_ask_before_quitting() -> None:
             await pilot.press(key)
             assert isinstance(app.screen, QuitScreen)
             assert app.table.paused
+            assert "back to the game (it is paused)" in await screen_text(pilot)
             await press(pilot, "y")  # a game key neither quits nor plays
             assert app.is_running and isinstance(app.screen, QuitScreen)
             await pilot.press("escape")
@@ -206,7 +207,7 @@ async def test_too_small_then_bigger_brings_the_game_back_intact() -> None:
         assert isinstance(app.screen, TooSmallScreen)
         assert app.table.paused
         text = await screen_text(pilot)
-        assert "80 x 24" in text and "60 x 20" in text
+        assert "80 x 24" in text and "60 x 20" in text and "the game is paused" in text
         await press(pilot, "q")
         assert all(d.outcome is not Outcome.APPLIED for d in app.table.decisions)
         await pilot.press("f1")  # no help over the too-small message

@@ -5,18 +5,24 @@ host that stops or dies ending the app with one line."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from testkit.join import FAST, public_cards, seated, shown_cards, until
+from textual.pilot import Pilot
 
+from spit_tui.app import SpitApp
 from spit_tui.app.banner import Banner
 from spit_tui.engine import Phase, Play, Player
 from spit_tui.keys.intent import Row, intent_for
 from spit_tui.keys.keymap import US
 from spit_tui.net.client import Client
 from spit_tui.net.host import Host
+from spit_tui.net.remote import RemoteSeat
+from spit_tui.net.room import Room
 from spit_tui.subscription import Subscription
 from spit_tui.table import Outcome
 
@@ -165,7 +171,6 @@ async def test_a_host_that_dies_ends_the_seat_after_trying_again(tmp_path: Path)
 
 
 async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> None:
-    from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
     from spit_tui.net.remote import RemoteSeat
@@ -246,22 +251,29 @@ async def test_the_same_command_run_again_takes_the_same_seat_back(tmp_path: Pat
         await host.close()
 
 
-async def test_the_names_are_the_hosts(tmp_path: Path) -> None:
+@asynccontextmanager
+async def seated_left(tmp: Path) -> AsyncIterator[tuple[SpitApp, Pilot[None], Room, RemoteSeat]]:
+    """LEFT's app seated at a host's new room on 127.0.0.1, its first view in."""
     host = Host(port=0, timings=FAST, seed=3)
     await host.start()
     try:
         room = host.new_room()
-        app, _net, table = await seated(host, room.code, "left", tmp_path)
+        app, _net, table = await seated(host, room.code, "left", tmp)
         async with app.run_test(size=SIZE) as pilot:
             await until(lambda: table.latest is not None, "seated")
-            await pilot.pause(0.05)
-            assert "F4" not in banner_text(app)
-            await pilot.press("f4")
-            await pilot.pause(0.05)
-            assert app.screen is app.game_screen  # no names box
-            assert table.scene().names == room.table.seats.names
+            yield app, pilot, room, table
     finally:
         await host.close()
+
+
+async def test_the_names_are_the_hosts(tmp_path: Path) -> None:
+    async with seated_left(tmp_path) as (app, pilot, room, table):
+        await pilot.pause(0.05)
+        assert "F4" not in banner_text(app)
+        await pilot.press("f4")
+        await pilot.pause(0.05)
+        assert app.screen is app.game_screen  # no names box
+        assert table.scene().names == room.table.seats.names
 
 
 async def test_an_error_in_the_seats_own_task_ends_the_app_in_one_line_with_a_report(
@@ -272,7 +284,6 @@ async def test_an_error_in_the_seats_own_task_ends_the_app_in_one_line_with_a_re
     from textual.worker import WorkerFailed
 
     from spit_tui import crash
-    from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import VirtualClock
     from spit_tui.net.remote import RemoteSeat
@@ -294,3 +305,31 @@ async def test_an_error_in_the_seats_own_task_ends_the_app_in_one_line_with_a_re
     assert err.count("\n") == 1 and "internal error (WorkerFailed" in err
     assert "ZeroDivisionError" in err
     assert list((tmp_path / "cache").rglob("crash-*.txt"))
+
+
+async def test_a_seat_is_not_told_the_game_waits_while_it_goes_on(tmp_path: Path) -> None:
+    """A seat's clock is the host's: help, the quit question and the too-small
+    screen say the game goes on (a game at one keyboard is paused under them,
+    and they say so: test_app_screens.py)."""
+    from testkit.screen import screen_text
+    from testkit.sizes import TOO_SMALL
+    from textual.widgets import Static
+
+    from spit_tui.app.help import HelpScreen
+    from spit_tui.app.screens import QuitScreen, TooSmallScreen
+
+    async with seated_left(tmp_path) as (app, pilot, _room, _table):
+        await pilot.press("f1")
+        await until(lambda: isinstance(app.screen, HelpScreen), "help")
+        text = await screen_text(pilot)
+        assert "(the game goes on)" in text and "the game waits" not in text
+        await pilot.press("escape")
+        await pilot.press("ctrl+q")
+        await until(lambda: isinstance(app.screen, QuitScreen), "the quit question")
+        text = str(app.screen.query_one("#quit-box", Static).render())
+        assert "back to the game (it goes on)" in text and "paused" not in text
+        await pilot.press("escape")
+        await pilot.resize_terminal(*TOO_SMALL)
+        await until(lambda: isinstance(app.screen, TooSmallScreen), "too small")
+        text = " ".join((await screen_text(pilot)).split())
+        assert "the game goes on meanwhile" in text and "paused" not in text, text

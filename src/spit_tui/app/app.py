@@ -599,7 +599,7 @@ class SpitApp(App[None]):
         top = self.screen
         if small and not any(isinstance(s, TooSmallScreen) for s in self.screen_stack):
             self.board.pause("small", True)
-            self.push_screen(TooSmallScreen())
+            self.push_screen(TooSmallScreen(self.mode.game_waits))
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
             self.board.pause("small", False)
@@ -704,7 +704,8 @@ class SpitApp(App[None]):
             top.dismiss()
         elif isinstance(top, GameScreen):
             help_screen = HelpScreen(
-                self.make_help_table, save_record=self.save_record, keymap=self.keymap
+                self.make_help_table, save_record=self.save_record, keymap=self.keymap,
+                waits=self.mode.game_waits,
             )
             help_screen.still = self.game_screen.still
             self.push_screen(help_screen)
@@ -734,7 +735,8 @@ class SpitApp(App[None]):
                 self.exit()
 
         in_play = self.board.scene().phase is not Phase.OVER
-        self.push_screen(QuitScreen(self.resume_hint(), in_play=in_play), done)
+        quit_screen = QuitScreen(self.resume_hint(), in_play=in_play, waits=self.mode.game_waits)
+        self.push_screen(quit_screen, done)
 
     def action_pause(self) -> None:
         """Space: both halves wait, the clocks stopped as for help (the game

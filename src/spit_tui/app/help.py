@@ -45,8 +45,10 @@ class HelpScreen(Screen[None]):
         page: int = 0,
         save_record: RecordSaver | None = None,
         keymap: KeyMap = US,
+        waits: bool = True,
     ) -> None:
         super().__init__(id="help")
+        self.waits = waits  # the game stops underneath (not a seat at a host's game)
         self.still = False  # reduced motion: the live boards drawn still (app/cues.py)
         self.make_table = make_table
         self.keymap = keymap  # the players' keys: the key page and every "Try it" name them
@@ -88,7 +90,7 @@ class HelpScreen(Screen[None]):
         n = len(PAGES)
         title = Text(f" Help {self.page + 1}/{n} · ", "dim")
         title.append(page.title, "bold")
-        title.append("   (the game waits)", "dim")
+        title.append("   (the game waits)" if self.waits else "   (the game goes on)", "dim")
         self.query_one("#help-title", Static).update(title)
         keys_page = self.page == 0
         body = Text(page.text)

@@ -89,6 +89,13 @@ class Mode:
         """Why Space cannot pause the game here (None: it can)."""
         return None
 
+    @property
+    def game_waits(self) -> bool:
+        """Whether the game stops while a screen covers the board (help, the
+        quit question, a too-small window), as the screen then says: not where
+        the game's clock is another's (a seat at a host's game)."""
+        return self.pause_refused() is None
+
     def allows(self, action: str) -> bool:
         """Whether the app's own key `action` (help, pause, the palette, ...)
         applies in this mode; if not, the key goes on to the screen."""

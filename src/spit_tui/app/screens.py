@@ -223,15 +223,19 @@ class QuitScreen(ModalScreen[bool]):
         Binding("enter", "dismiss(True)", "quit", show=False),
     ]
 
-    def __init__(self, kept: str = "", *, in_play: bool = True) -> None:
+    def __init__(self, kept: str = "", *, in_play: bool = True, waits: bool = True) -> None:
         """`kept`: how the game in play can be resumed after quitting ("" if it
-        cannot); `in_play`: a game is going on (after game over nothing is paused)."""
+        cannot); `in_play`: a game is going on (after game over nothing is paused);
+        `waits`: it stops while this is up (a seat at a host's game goes on)."""
         super().__init__()
         self.kept = kept
         self.in_play = in_play
+        self.waits = waits
 
     def compose(self) -> ComposeResult:
-        back = ": back to the game (it is paused)" if self.in_play else ": back to the board"
+        back = ": back to the board"
+        if self.in_play:
+            back = ": back to the game " + ("(it is paused)" if self.waits else "(it goes on)")
         text = Text.assemble(
             ("Quit the game?\n\n", "bold"),
             ("Enter", "bold"), ", ", ("Ctrl+Q", "bold"), " or ", ("Ctrl+C", "bold"), ": quit\n",
@@ -263,11 +267,13 @@ class PauseScreen(ModalScreen[None]):
 
 
 class TooSmallScreen(Screen[None]):
-    """Shown while the terminal is smaller than the board; the game waits underneath."""
+    """Shown while the terminal is smaller than the board; the game waits
+    underneath, unless its clock is another's (a seat at a host's game)."""
 
-    def __init__(self) -> None:
+    def __init__(self, waits: bool = True) -> None:
         super().__init__(id="too-small")
         self.asked = False
+        self.waits = waits  # the game stops meanwhile (a seat at a host's game goes on)
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small-text")
@@ -283,7 +289,11 @@ class TooSmallScreen(Screen[None]):
         text = Text(justify="center")
         text.append("The terminal is too small for the board.\n\n", "bold")
         text.append(f"It needs at least {MIN_W} x {MIN_H}; it is {w} x {h} now.\n")
-        text.append("Make the window bigger: the game is paused and will come back as it was.\n\n")
+        meanwhile = (
+            "the game is paused and will come back as it was" if self.waits
+            else "the game goes on meanwhile"
+        )
+        text.append(f"Make the window bigger: {meanwhile}.\n\n")
         if self.asked:
             text.append("Press Ctrl+Q again to quit.", "bold red")
         else:
