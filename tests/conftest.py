@@ -11,6 +11,7 @@ the benchmark scripts from the tests that run them (pyproject's pytest
 from __future__ import annotations
 
 import signal
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,13 @@ import pytest
 
 if TYPE_CHECKING:
     from spit_tui.net.host import Host
+
+# Bytecode is kept, whatever PYTHONDONTWRITEBYTECODE says (CI and many shells set
+# it): with it set, each of the suite's workers compiled every test module
+# anew (pytest's assertion rewriting: about 3.5 s of CPU a worker, 6 s against
+# 2.5 s to collect the suite) and every game process a test starts compiled
+# spit-tui's own modules. __pycache__ folders are ignored by git.
+sys.dont_write_bytecode = False
 
 pytest_plugins = ("testkit.terminals",)  # its `terms` fixture, for every folder
 
@@ -32,7 +40,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Ctrl+C and Ctrl+\\ as a terminal gives them, however the run was started. A
+    """spit-tui's modules compiled as an install compiles them (once, before any
+    worker starts), so the processes tests start do not compile them each time.
+
+    Ctrl+C and Ctrl+\\ as a terminal gives them, however the run was started. A
     suite started as a background job of a script inherits both ignored, and so
     would every host and server a test starts and then stops with Ctrl+C: those
     tests then time out (seen: seven of them in one such run). Set here, in the
@@ -41,6 +52,10 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if signal.getsignal(signal.SIGQUIT) == signal.SIG_IGN:
         signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    if not hasattr(config, "workerinput"):  # the controller, or a run without workers
+        from latency import compile_like_an_install
+
+        compile_like_an_install()
 
 
 # Opt-in long runs (soak, the 200,000-key storm, fuzz) may take many minutes;
