@@ -100,6 +100,23 @@ def _computer_words() -> set[tuple[str, Outcome]]:
     return out
 
 
+def _seat_words() -> set[tuple[str, Outcome]]:
+    """What a seat at a host's game says itself, beside its player (the other
+    half's key, a key too soon), and what a watcher's key says: the storms
+    play a table, which says none of these."""
+    from spit_tui.net.remote import RemoteSeat
+    from spit_tui.net.watchcmd import NO_KEYS
+
+    out = {(NO_KEYS, Outcome.IGNORED)}
+    for me in PLAYERS:
+        seat = RemoteSeat(me, lambda row, slot: None, VirtualClock(), 0.2)
+        for intent in (US.keys["q"], US.keys["p"]):
+            d = seat.submit_intent(intent)
+            out.add((d.message, d.outcome))
+    assert len(out) == 4, out  # the watcher's, both halves' "use its keys", "too soon"
+    return out
+
+
 @cache
 def storm_texts() -> tuple[set[tuple[str, Outcome]], set[str]]:
     messages: set[tuple[str, Outcome]] = set()
@@ -108,7 +125,7 @@ def storm_texts() -> tuple[set[tuple[str, Outcome]], set[str]]:
         m, b = _storm(options, names, seed=i + 1, keys=6000)
         messages |= m
         banners |= b
-    return messages | _computer_words(), banners
+    return messages | _computer_words() | _seat_words(), banners
 
 
 def test_the_storms_meet_every_kind_of_message() -> None:

@@ -352,7 +352,7 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         assert len(room.watchers) == 1
         await asyncio.sleep(0.6)  # past the stale-key window of the spit call
         carl.send(b"q")  # no key plays
-        await c.wait_for(b"watching: no keys play here")
+        await c.wait_for(b"watching: no keys play (Ctrl+Q quits)")
         assert not [d for d in room.table.decisions if d.source == "key"]
         mark = len(c.out)
         carl.send(b"\x11")  # Ctrl+Q: back to the lobby

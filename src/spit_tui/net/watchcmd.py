@@ -24,7 +24,7 @@ from .joincmd import check_code, parse_address, unreachable
 from .remote import RemoteSeat
 
 NAME = f"{PROG} watch"
-NO_KEYS = "watching: no keys play here (Ctrl+Q quits)"
+NO_KEYS = "watching: no keys play (Ctrl+Q quits)"  # fits the message line
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
