@@ -80,7 +80,7 @@ class Wire:
             ping = json.loads(data[4:])  # pings to a socket come as frames: answered alike
             self.session.receive(to_json({"type": "pong", "id": ping["id"]}), self.clock.now())
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, ends: str | None = None) -> None:
         raise SystemExit(f"a seat was closed: {reason}")
 
 

@@ -62,7 +62,7 @@ class SimSeat:
     def send(self, msg: Message) -> None:  # the host sends: it travels down the link
         self.down.put(msg)
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, ends: str | None = None) -> None:
         self.closed = reason
 
     def proven_rtt(self) -> float | None:

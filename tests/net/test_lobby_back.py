@@ -8,15 +8,14 @@ client; the board runs headless, the lobby's choices are scripted."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import SimpleNamespace
 
 import pytest
-from testkit.join import FAST, until
+from testkit.join import FAST, HeadlessBoard, a_room_in_play, until
 
-from spit_tui.app import SpitApp, lobby
+from spit_tui.app import lobby
 from spit_tui.app.lobby import Choice
 from spit_tui.engine import Phase, Player
 from spit_tui.keys.intent import Row
@@ -24,22 +23,6 @@ from spit_tui.net import joincmd
 from spit_tui.net.client import Client
 from spit_tui.net.host import Host
 from spit_tui.net.room import Room
-
-
-class HeadlessBoard:
-    """The one start-up's Board as `_join` uses it, with the app run headless."""
-
-    def check_terminal(self) -> None:
-        return None
-
-    def asks_keyboard(self) -> bool:
-        return False
-
-    async def run(self, app: SpitApp) -> int:
-        await app.run_async(headless=True, size=(100, 30))
-        if app.end_line is not None:  # as Board.run: said once the board is gone
-            print(app.end_line, file=sys.stderr)
-        return app.return_code or 0
 
 
 class ScriptedLobby:
@@ -118,3 +101,46 @@ async def test_a_host_that_is_stopping_still_ends_the_join_with_its_line(
     assert chosen.notices == [None]  # no lobby again
     err = capsys.readouterr().err
     assert err.strip().splitlines() == ["spit-tui join: the host: the host is stopping"], err
+
+
+@asynccontextmanager
+async def watching_from_the_lobby(
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[tuple[Host, Client, ScriptedLobby, asyncio.Task[int]]]:
+    """A room ana and ben (real clients) play, and `join HOST` whose lobby
+    chose Watch a game on it."""
+    async with a_room_in_play() as (host, room, _ana, ben):
+        chosen = ScriptedLobby(Choice("watch", room.code))
+        monkeypatch.setattr(lobby, "choose_in_lobby", chosen)
+        status = _join(host)
+        try:
+            await until(lambda: room.watchers or status.done(), "watching")
+            assert not status.done(), status.result()
+            yield host, ben, chosen, status
+        finally:
+            status.cancel()
+
+
+async def test_a_watcher_from_the_lobby_goes_back_to_it_when_the_room_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Watch a game, a player leaves: the lobby again, saying why (it used to
+    end `join HOST` with "the host: ..." and status 1)."""
+    async with watching_from_the_lobby(monkeypatch) as (_host, ben, chosen, status):
+        await ben.close(leave=True)
+        async with asyncio.timeout(15):
+            assert await status == 0
+    assert chosen.notices == [None, "ben left the game: the game is stopped"]
+    assert capsys.readouterr().err.strip() == ""
+
+
+async def test_a_watcher_from_the_lobby_of_a_stopping_host_ends_with_its_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with watching_from_the_lobby(monkeypatch) as (host, _ben, chosen, status):
+        await host.close()
+        async with asyncio.timeout(15):
+            assert await status == 1
+    assert chosen.notices == [None]
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["spit-tui watch: the host: the host is stopping"], err

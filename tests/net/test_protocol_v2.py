@@ -18,11 +18,11 @@ def v1_hello(code: str) -> dict[str, object]:
 
 
 def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
-    assert VERSION == 4
+    assert VERSION == 5
     with pytest.raises(ProtocolError) as e:
         check_client_message(body(v1_hello("k3f9q-2x7mz")))
     assert str(e.value) == (
-        "this host speaks protocol version 4, your spit-tui speaks 1: "
+        "this host speaks protocol version 5, your spit-tui speaks 1: "
         "update your spit-tui (pip install -U spit-tui)"
     )
     lob = lobby()
@@ -36,14 +36,16 @@ def test_a_version_1_hello_is_refused_with_what_to_do() -> None:
 
 def test_a_newer_client_is_told_the_host_is_older() -> None:
     with pytest.raises(ProtocolError, match="update this host"):
-        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 5}))
+        check_client_message(body({**hello("k3f9q-2x7mz"), "version": 6}))
 
 
 def test_older_clients_are_told_to_update() -> None:
     """Version 3 added `moved` (a room on another host of a directory), which a
     version 2 client would take for a broken host; version 4 a version in every
-    first message: an older client's new_room, quick or watch has none."""
-    for version in (2, 3):
+    first message: an older client's new_room, quick or watch has none;
+    version 5 `ends` in a closing `refused`, which a version 4 client would
+    take for a broken host."""
+    for version in (2, 3, 4):
         with pytest.raises(ProtocolError, match=f"speaks {version}: update your spit-tui"):
             check_client_message(body({**hello("k3f9q-2x7mz"), "version": version}))
     for old in ({"type": "new_room"}, {"type": "quick"}, {"type": "watch", "code": "k3f9q"}):

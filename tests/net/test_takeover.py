@@ -289,7 +289,7 @@ async def test_an_older_client_and_an_older_host_are_told_what_to_update() -> No
     port = server.sockets[0].getsockname()[1]
     try:
         assert await watchable("127.0.0.1", port) == (
-            "the host refused: this host speaks an older protocol than version 4: "
+            "the host refused: this host speaks an older protocol than version 5: "
             "update the host (pip install -U spit-tui)"
         )
     finally:

@@ -4,17 +4,21 @@ waiting on conditions with a bound, and the cards a host's table shows."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from spit_tui.app import SpitApp
 from spit_tui.app.join import seat_app
 from spit_tui.clock import RealClock
-from spit_tui.engine import Card, Player, Position
+from spit_tui.engine import Card, Phase, Player, Position
+from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client
 from spit_tui.net.host import Host, Timings
 from spit_tui.net.joincmd import connect
 from spit_tui.net.remote import RemoteSeat
+from spit_tui.net.room import Room
 from spit_tui.net.seat import NetSeat, Tokens
 from spit_tui.scene import Scene
 
@@ -64,3 +68,42 @@ def shown_cards(scene: Scene) -> set[Card]:
 
 
 SEATS = {Player.LEFT: "left", Player.RIGHT: "right"}
+
+
+class HeadlessBoard:
+    """The one start-up's Board as `join` and `watch` use it, with the app run
+    headless (the lobby's loop, `watch_room`)."""
+
+    def check_terminal(self) -> None:
+        return None
+
+    def asks_keyboard(self) -> bool:
+        return False
+
+    async def run(self, app: SpitApp) -> int:
+        await app.run_async(headless=True, size=(100, 30))
+        if app.end_line is not None:  # as Board.run: said once the board is gone
+            print(app.end_line, file=sys.stderr)
+        return app.return_code or 0
+
+
+@asynccontextmanager
+async def a_room_in_play() -> AsyncIterator[tuple[Host, Room, Client, Client]]:
+    """A host whose room ana (LEFT) and ben (RIGHT) play, past the first spit."""
+    host = Host(port=0, timings=FAST, seed=3, wait_s=120.0)
+    await host.start()
+    try:
+        room = host.new_room()
+        ana = await Client.join("127.0.0.1", host.port, room.code, "left", name="ana")
+        ben = await Client.join("127.0.0.1", host.port, room.code, "right", name="ben")
+        await asyncio.sleep(FAST.stale_s + 0.05)
+        ana.press(Row.PILE_A, 0)
+        ben.press(Row.PILE_A, 0)
+        await until(lambda: room.table.position.phase is Phase.PLAY, "in play")
+        try:
+            yield host, room, ana, ben
+        finally:
+            await ana.close()
+            await ben.close()
+    finally:
+        await host.close()

@@ -23,14 +23,15 @@ class Recorder:
         self.lobby = lob
         self.sent: list[tuple[Message, Position | None]] = []
         self.closed: str | None = None
+        self.ends: str | None = None  # what the close said ended with it (protocol.ENDS)
 
     def send(self, msg: Message) -> None:
         json.dumps(msg, allow_nan=False)  # everything sent must be plain JSON
         room = next(iter(self.lobby.rooms.values()), None)
         self.sent.append((msg, None if room is None else room.table.position))
 
-    def close(self, reason: str) -> None:
-        self.closed = reason
+    def close(self, reason: str, ends: str | None = None) -> None:
+        self.closed, self.ends = reason, ends
 
     def views(self) -> list[tuple[Message, Position]]:
         return [(m, p) for m, p in self.sent if m["type"] == "view" and p is not None]

@@ -83,6 +83,7 @@ class Client:
         self.views = 0  # views received
         self.ended: str | None = None  # why the connection ended
         self.end_kind: str | None = None  # seatproto.Ended.kind
+        self.ends: str | None = None  # seatproto.Ended.ends: what the host's end ended
         self.record: Recorded | None = None  # the host's record of the game just over, if asked
         self.offered: Offered | None = None  # the other seat dropped: the computer may take it
         self._changed = asyncio.Event()
@@ -93,6 +94,12 @@ class Client:
     def ended_by_host(self) -> bool:
         """The host said why (rather than the line going dead)."""
         return self.end_kind == "host"
+
+    def host_gone(self, host: str, port: int) -> bool:
+        """The host at HOST:PORT (a lobby's) is stopping, by its own word: the
+        host this client was seated at said so, and it is that one (a room on
+        another host of a directory ending says nothing of the lobby's)."""
+        return self.ends == "host" and (self.host or host, self.port or port) == (host, port)
 
     @classmethod
     async def join(
@@ -277,7 +284,7 @@ class Client:
                 self.heard = ev.heard
                 self.views += 1
             elif isinstance(ev, Ended):
-                self.ended, self.end_kind = ev.reason, ev.kind
+                self.ended, self.end_kind, self.ends = ev
                 self.writer.transport.abort()  # nothing more to say to this host
             elif isinstance(ev, Recorded):
                 self.record = ev

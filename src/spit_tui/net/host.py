@@ -51,6 +51,7 @@ STALL_S = 1.0  # a time-out this late means the host stood still, not that the s
 WAIT_S = 120.0  # a room whose seat dropped waits this long for it, then stops
 PING_SLICES = 10  # the rooms are pinged a tenth at a time
 NOTICE_S = 10.0  # a condition worth a line on the console is told at most this often
+STOPPING = "the host is stopping"  # the line every seat and watcher gets as the host stops
 # decisions each room's table keeps: nothing of the host reads back more than the
 # last few, and at ~120 bytes each a room's memory grew all game (room_cost.py --memory)
 DECISIONS_KEPT = 200
@@ -311,17 +312,19 @@ class Host:
         table.messages.say(Player(1 - p), line)
         self.on_notice(f"room {room.code}: {line} ({pace.words(name)})")
 
-    def _stop(self, room: Room, line: str) -> None:
-        """Store the room's game as it stands, drop the room, tell who is there."""
+    def _stop(self, room: Room, line: str, ends: str = "room") -> None:
+        """Store the room's game as it stands, drop the room, tell who is there
+        (seats and watchers) why, and that the room ended (`ends` "host": the
+        host is stopping with it)."""
         timer = self._giving_up.pop(room.code, None)
         if timer is not None:
             timer.cancel()
         self._store(room)
-        self._drop(room)
+        self._drop(room, line, ends)
         room.on_seats = lambda: None  # the seats leaving now start no wait
         for seat in room.seats.values():
             if seat.conn is not None:
-                seat.conn.close(line)
+                seat.conn.close(line, ends)
         self.on_room_stopped(room, line)
 
     def _store(self, room: Room) -> None:
@@ -329,12 +332,15 @@ class Host:
         if self.history is not None and table.game.log and not table.game.over:
             self.history.save(table)  # a finished game was stored at its end
 
-    def _drop(self, room: Room) -> None:
-        """Forget a room, and stop its clock."""
+    def _drop(
+        self, room: Room, why: str = "the game has ended and its players have gone",
+        ends: str = "room",
+    ) -> None:
+        """Forget a room, and stop its clock; its watchers are told `why`."""
         if self.lobby.rooms.get(room.code) is room:
             del self.lobby.rooms[room.code]
             self._paces.pop(room.code, None)  # an offer withdrawn, or never taken
-        room.send_watchers_away("the game has ended and its players have gone")
+        room.send_watchers_away(why, ends)
         if self.history is not None:
             self.history.detach(room.table)
         ticker = self._tickers.pop(room.code, None)
@@ -444,10 +450,10 @@ class Host:
         for room in list(self.lobby.rooms.values()):
             room.on_seats = lambda: None
             self._store(room)
-            room.send_watchers_away("the host is stopping")
+            room.send_watchers_away(STOPPING, "host")
             for seat in room.seats.values():
                 if seat.conn is not None:
-                    seat.conn.close("the host is stopping")
+                    seat.conn.close(STOPPING, "host")
         if self._serving:  # let each connection finish its goodbye, not be cut off
             await asyncio.wait(list(self._serving), timeout=LINGER_S + 1.0)
         if self.server is not None:

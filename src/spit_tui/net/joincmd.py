@@ -7,7 +7,8 @@ exit, with the terminal never touched; after that, the app ends with one line
 too (the host stopped, the host is gone), printed once the terminal is
 restored; but a seat taken in the lobby whose room the host stopped (the
 other player left, or did not come back) goes back to the lobby, which
-shows that line instead. The keys, the terminal checks, the decision log
+shows that line instead, unless the host's close says the host itself is
+stopping (protocol 5's `ends`). The keys, the terminal checks, the decision log
 and the crash guard are the one start-up's (spit_tui.startup), as for a
 game at one keyboard.
 """
@@ -309,8 +310,9 @@ async def connect(
 
 async def _join(args: argparse.Namespace, board: Board) -> int:
     """A seat (a code or --quick given), else the lobby: after each game left
-    with Ctrl+Q (or watched), or stopped by the host (the lobby then says
-    why), the lobby again, until it is left too."""
+    with Ctrl+Q (or watched), or ended by the host (the lobby then says why),
+    the lobby again, until it is left too; but when the host itself is
+    stopping (its close says so), its line ends the command, status 1."""
     if args.code is not None or args.quick:
         args.name = your_name(args.name).name  # the lobby's, kept: a code needs no lobby
         return await _take_seat(args, board)
@@ -343,7 +345,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         if choice is None:
             return 0
         if choice.kind == "watch":
-            status = await watch_room(host, port, str(choice.code), board)
+            status = await watch_room(host, port, str(choice.code), board, stopped.append)
         else:
             args.quick, args.code = choice.kind == "quick", choice.code
             if choice.kind in ("new", "computer"):
@@ -364,9 +366,6 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         first = False
         if stopped:  # the other left, did not come back, ...: the lobby says why
             notice = stopped[0]
-            if await no_host(host, port) is not None:  # the host itself stopped: no lobby
-                print(f"{NAME}: the host: {notice}", file=sys.stderr)
-                return 1
 
 
 async def _take_seat(
@@ -409,7 +408,7 @@ async def _take_seat(
     table.invite = invite
 
     def ended(app: SpitApp, line: str) -> None:
-        if back is not None and net.stopped is not None:
+        if back is not None and net.stopped is not None and not net.host_gone:
             back(net.stopped)
             app.exit()
         else:

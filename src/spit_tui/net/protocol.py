@@ -27,8 +27,9 @@ from typing import Any
 from spit_tui.engine import Options, Variant
 
 # 2: names in hello, quick, rematch, watch; 3: moved; 4: room options, the rooms
-# list, a dropped seat's computer, a version in every first message (docs/protocol.md)
-VERSION = 4
+# list, a dropped seat's computer, a version in every first message; 5: what a
+# closing `refused` ends (`ends`: the room, or the host) (docs/protocol.md)
+VERSION = 5
 MAX_FRAME = 16 * 1024  # bytes of JSON in one frame; a full view is about 900
 HEADER = struct.Struct(">I")
 FRAME_S = 5.0  # a frame that has begun must be complete this soon (slow drip)
@@ -204,6 +205,9 @@ PING_MAX = 2**31 - 1
 VARIANTS = ("standard", "points")
 LEVEL_MAX = 99  # a computer level on the wire (the ladder's rungs are fewer: the host checks)
 MAX_LISTED = 20  # watchable rooms in one `rooms` answer
+# what a `refused` to a seat or watcher ends besides the connection: "room" (its
+# game stopped or its players gone: the host goes on), "host" (the host is stopping)
+ENDS = ("room", "host")
 version_field = int_in(0, 2**16)
 # a room's options on the wire (new_room); `computer`: the level that plays RIGHT, or null
 room_options = shaped({
@@ -249,7 +253,12 @@ CLIENT_MESSAGES: dict[str, dict[str, Check]] = {
     "bye": {},
 }
 
-MAY_LACK: dict[str, frozenset[str]] = {"hello": frozenset({"door"})}  # added within version 2
+MAY_LACK: dict[str, frozenset[str]] = {
+    "hello": frozenset({"door"}),  # added within version 2
+    # left out of every refusal before a welcome, so a client of any version
+    # reads the version refusal (a version 4 client knows no `ends`)
+    "refused": frozenset({"ends"}),
+}
 
 HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "welcome": {
@@ -260,7 +269,8 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
         "stale_s": seconds(0, 10),
     },
     "view": {},  # its body is checked by seatview.scene_from_wire
-    "refused": {"reason": text},
+    # `ends` (left out: this connection only): what else ends with it (ENDS)
+    "refused": {"reason": text, "ends": one_of(*ENDS)},
     "pong": {"id": int_in(0, PING_MAX)},
     "ping": {"id": int_in(0, PING_MAX)},
     "room": {"code": text},
@@ -377,5 +387,9 @@ def intent(row: str, slot: int) -> Message:
     return {"type": "intent", "row": row, "slot": slot}
 
 
-def refused(reason: str) -> Message:
-    return {"type": "refused", "reason": reason}
+def refused(reason: str, ends: str | None = None) -> Message:
+    """A host's closing line; `ends` (ENDS) only to a seat or watcher that
+    was welcomed (so of this version): what ends besides the connection."""
+    if ends is None:
+        return {"type": "refused", "reason": reason}
+    return {"type": "refused", "reason": reason, "ends": ends}

@@ -83,7 +83,9 @@ class Conn(Protocol):
 
     def send(self, msg: Message) -> None: ...
 
-    def close(self, reason: str) -> None: ...
+    def close(self, reason: str, ends: str | None = None) -> None:
+        """Say `reason` and close; `ends` (protocol.ENDS): what ends with it,
+        the room or the host (None: this connection only)."""
 
 
 Gist = tuple[bytes, bytes]  # a view less its clocks (WireView.gist)
@@ -253,10 +255,10 @@ class Room:
             self.watchers.remove(conn)
             self.flush()
 
-    def send_watchers_away(self, reason: str) -> None:
-        """The room ends: each watcher is told why and closed."""
+    def send_watchers_away(self, reason: str, ends: str = "room") -> None:
+        """The room ends (or, `ends` "host", the host): each watcher is told why and closed."""
         for conn in list(self.watchers):
-            conn.close(reason)
+            conn.close(reason, ends)
         self.watchers.clear()
 
     def _scene(self) -> Scene:

@@ -133,6 +133,7 @@ class NetSeat:
         # the host's line when it ended the room itself (the other left, did
         # not come back, the host is stopping, ...), not a line gone dead
         self.stopped: str | None = None
+        self.host_gone = False  # and it said that it is stopping itself (HOST:PORT's host)
         self._tasks: set[asyncio.Task[None]] = set()
         self.host = host
         self.port = port
@@ -186,6 +187,7 @@ class NetSeat:
                 await client.changed()
             if client.ended_by_host:
                 self.stopped = client.ended
+                self.host_gone = client.host_gone(self.host, self.port)
                 finish(f"the host: {client.ended}")
                 return
             if client.end_kind != "lost":  # silent, broken or not reading: not worth a retry
@@ -341,7 +343,7 @@ class LocalSeat:
         """No wire between this seat and the host: it is 0 s away, proven."""
         return 0.0
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, ends: str | None = None) -> None:
         if not self.closed:
             self.closed = True
             self.finish(reason)

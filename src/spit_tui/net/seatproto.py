@@ -71,10 +71,14 @@ class Shown(NamedTuple):
 
 
 class Ended(NamedTuple):
-    """The seat is over: `reason` is one printable line; `kind` says why (module doc)."""
+    """The seat is over: `reason` is one printable line; `kind` says why (module
+    doc); `ends`, when the host ended it ("host"): what ended with it, as its
+    `refused` said ("room": the room, the host goes on; "host": the host is
+    stopping; None: this connection only)."""
 
     reason: str
     kind: str
+    ends: str | None = None
 
 
 class Recorded(NamedTuple):
@@ -233,7 +237,9 @@ class SeatProtocol:
     def _take(self, msg: Message, now: float) -> list[Event]:
         kind = msg["type"]
         if kind == "refused":
-            return self._end(msg["reason"], "refused" if self.seat is None else "host")
+            if self.seat is None:
+                return self._end(msg["reason"], "refused")
+            return self._end(msg["reason"], "host", msg.get("ends"))
         if kind == "bye":
             return self._end(msg["reason"], "host")
         if kind == "ping":  # the host measures our distance (latency equalisation)
@@ -296,7 +302,7 @@ class SeatProtocol:
     def _broke(self, e: ProtocolError) -> list[Event]:
         return self._end(f"the host sent {e}", "broke")
 
-    def _end(self, reason: str, kind: str) -> list[Event]:
-        self.ended = Ended(reason, kind)
+    def _end(self, reason: str, kind: str, ends: str | None = None) -> list[Event]:
+        self.ended = Ended(reason, kind, ends)
         self._out = []
         return [self.ended]

@@ -66,11 +66,11 @@ class StreamConn:
             return
         self.writer.write(data)
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, ends: str | None = None) -> None:
         if self.closed:
             return
         self.closed = True
-        goodbye = {"type": "bye", "reason": reason} if reason == "bye" else refused(reason)
+        goodbye = {"type": "bye", "reason": reason} if reason == "bye" else refused(reason, ends)
         try:
             self.writer.write(encode(goodbye))
             if self.writer.can_write_eof():

@@ -4,7 +4,10 @@ A watcher sees what both players see of each other (no face-down card, no
 spit pile, no player's own message), drawn as the left player's side of the
 table is; no key plays (each says so), Ctrl+Q quits. A room takes at most 50
 watchers; one that cannot keep up skips to the latest board. Everything that
-can go wrong before the board is up is one line and a non-zero exit.
+can go wrong before the board is up is one line and a non-zero exit. The
+room's end (as the host's close says: protocol 5's `ends`) is the normal end
+of watching: one line and status 0, or, watched from the lobby, the lobby
+again with that line; the host stopping or lost is status 1.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .remote import RemoteSeat
 
 NAME = f"{PROG} watch"
 NO_KEYS = "watching: no keys play (Ctrl+Q quits)"  # fits the message line
+End = tuple[str, int] | None  # the line to end with and the exit status, or None: the lobby
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -37,8 +41,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-async def feed(client: Client, seat: RemoteSeat, finish: Callable[[str], None]) -> None:
-    """Show each board the host sends until the end, then say why."""
+async def feed(client: Client, seat: RemoteSeat) -> None:
+    """Show each board the host sends until the end."""
     shown = None
     while client.ended is None:
         latest = client.latest
@@ -46,12 +50,32 @@ async def feed(client: Client, seat: RemoteSeat, finish: Callable[[str], None]) 
             shown = latest
             seat.show(latest)
         await client.changed()
-    finish(f"{NAME}: the host: {client.ended}" if client.ended_by_host else
-           f"{NAME}: lost the host: {client.ended}")
 
 
-async def watch_room(host: str, port: int, code: str, board: Board) -> int:
-    """Watch room `code` on the host until the watcher quits; the exit status."""
+def ending(client: Client, host: str, port: int, back: Callable[[str], None] | None) -> End:
+    """How watching ends once the client has: (the line, the exit status), or
+    None when `back` (the lobby's) takes the host's line instead. A room
+    that ended (its game over and its players gone, or stopped) is the
+    normal end of watching: one line, status 0; from the lobby, the lobby
+    again with that line. The host stopping, or lost: its line, status 1."""
+    line = str(client.ended)
+    if not client.ended_by_host:
+        return f"{NAME}: lost the host: {line}", 1
+    if client.host_gone(host, port):
+        return f"{NAME}: the host: {line}", 1
+    if back is not None:
+        back(line)
+        return None
+    if client.ends == "room":
+        return f"{NAME}: {line}", 0
+    return f"{NAME}: the host: {line}", 1
+
+
+async def watch_room(
+    host: str, port: int, code: str, board: Board, back: Callable[[str], None] | None = None
+) -> int:
+    """Watch room `code` on the host until the watcher quits, or the room or
+    the host ends; the exit status. `back`: the lobby's (see `ending`)."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
@@ -76,7 +100,12 @@ async def watch_room(host: str, port: int, code: str, board: Board) -> int:
     seat = RemoteSeat(Player.LEFT, no_keys, RealClock(), client.stale_s)
 
     async def run(app: SpitApp) -> None:
-        await feed(client, seat, app.finish)
+        await feed(client, seat)
+        end = ending(client, host, port, back)
+        if end is None:
+            app.exit()
+        else:
+            app.finish(*end)
 
     app = seat_app(seat, run, watching=True)
     try:

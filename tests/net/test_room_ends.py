@@ -1,0 +1,144 @@
+"""The host's closing line says what ended with it (protocol 5's `ends`: the
+room, or the host), and each door says the right line from it: a watcher
+whose room ended (its game over and its players gone, or stopped) ends with
+that one line and status 0, a host stopping is status 1. Real sockets on
+127.0.0.1 (a host, real clients, `watch_room` with the board run headless)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from test_room_history import NearEndHost
+from testkit.join import FAST, HeadlessBoard, a_room_in_play, until
+
+from spit_tui.net.client import Client, play_as_bot
+from spit_tui.net.host import Host
+from spit_tui.net.protocol import decode_body, encode, hello, read_frame
+from spit_tui.net.room import Room
+from spit_tui.net.seatproto import Ended, SeatProtocol
+from spit_tui.net.watchcmd import watch_room
+
+GAME_S = 60.0
+WELCOME = encode({"type": "welcome", "version": 5, "room": "k3f9q-2x7mz", "seat": "left",
+                  "token": "t", "stale_s": 0.2})
+
+
+async def test_a_stopped_room_and_a_stopping_host_say_what_ended() -> None:
+    async with a_room_in_play() as (host, room, ana, ben):
+        watcher = await Client.watch("127.0.0.1", host.port, room.code)
+        await ben.close(leave=True)  # ben quits mid-game: the room stops, the host goes on
+        await until(lambda: ana.ended is not None and watcher.ended is not None, "told")
+        line = "ben left the game: the game is stopped"
+        assert (ana.ended, ana.end_kind, ana.ends) == (line, "host", "room")
+        # the watcher is told why too (it used to hear "the game has ended ...")
+        assert (watcher.ended, watcher.ends) == (line, "room")
+        assert not ana.host_gone("127.0.0.1", host.port)
+        await watcher.close()
+
+        other = host.new_room()
+        cleo = await Client.join("127.0.0.1", host.port, other.code, "left", name="cleo")
+        watcher = await Client.watch("127.0.0.1", host.port, other.code)
+        await host.close()
+        await until(lambda: cleo.ended is not None and watcher.ended is not None, "told")
+        for client in (cleo, watcher):
+            assert (client.ended, client.ends) == ("the host is stopping", "host")
+            assert client.host_gone("127.0.0.1", host.port)
+            assert not client.host_gone("127.0.0.1", host.port + 1)  # another host's lobby
+            await client.close()
+
+
+async def test_a_refusal_before_a_welcome_has_no_ends_so_a_version_4_client_reads_it() -> None:
+    """A version 4 client knows no `ends`: the refusal that tells it to update
+    (as every refusal before a welcome) must be the shape it reads."""
+    host = Host(port=0, timings=FAST)
+    await host.start()
+    try:
+        for first in ({**hello("k3f9q-2x7mz"), "version": 4}, hello("k3f9q-2x7mz")):
+            reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+            writer.write(encode(first))
+            async with asyncio.timeout(10):
+                frame = await read_frame(reader)
+            writer.close()
+            assert frame is not None
+            msg = decode_body(frame)
+            assert msg.keys() == {"type", "reason"}, msg
+        assert "speaks 4: update your spit-tui" not in msg["reason"]  # the last: no room
+    finally:
+        await host.close()
+
+
+def test_the_seat_reads_ends_only_after_its_welcome_and_only_a_known_one() -> None:
+    proto = SeatProtocol(0.0)
+    proto.hello("k3f9q-2x7mz")
+    proto.receive_data(WELCOME, 0.1)
+    refused = {"type": "refused", "reason": "the room is closed", "ends": "room"}
+    assert proto.receive_data(encode(refused), 0.2) == [
+        Ended("the room is closed", "host", "room")
+    ]
+    proto = SeatProtocol(0.0)
+    proto.hello("k3f9q-2x7mz")
+    proto.receive_data(WELCOME, 0.1)
+    [ended] = proto.receive_data(encode({**refused, "ends": "everything"}), 0.2)
+    assert ended.kind == "broke" and ended.ends is None
+
+
+async def watched(host: Host, room: Room) -> asyncio.Task[int]:
+    """`spit-tui watch 127.0.0.1:PORT CODE` on this loop (the board headless)."""
+    task = asyncio.create_task(
+        watch_room("127.0.0.1", host.port, room.code, HeadlessBoard())  # type: ignore[arg-type]
+    )
+    await until(lambda: room.watchers or task.done(), "watching")
+    return task
+
+
+async def test_watch_ends_with_one_line_and_status_0_when_the_room_ends(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A game to its end (dealt one card from it), then both players go: the
+    room ends as rooms do."""
+    host = NearEndHost(port=0, timings=FAST, seed=5)
+    await host.start()
+    try:
+        room = host.new_room()
+        left = await Client.join("127.0.0.1", host.port, room.code, "left")
+        right = await Client.join("127.0.0.1", host.port, room.code, "right")
+        status = await watched(host, room)
+        async with asyncio.timeout(GAME_S):
+            await asyncio.gather(
+                play_as_bot(left, random.Random(1), think_s=(0.0, 0.001)),
+                play_as_bot(right, random.Random(2), think_s=(0.0, 0.001)),
+            )
+        assert room.table.game.over
+        await left.close(leave=True)
+        await right.close(leave=True)
+        async with asyncio.timeout(15):
+            assert await status == 0
+    finally:
+        await host.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["spit-tui watch: the game has ended and its players have gone"], err
+
+
+async def test_watch_of_a_stopped_room_is_status_0_and_of_a_stopping_host_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    async with a_room_in_play() as (host, room, _ana, ben):
+        status = await watched(host, room)
+        await ben.close(leave=True)
+        async with asyncio.timeout(15):
+            assert await status == 0
+        assert capsys.readouterr().err.strip().splitlines() == [
+            "spit-tui watch: ben left the game: the game is stopped"
+        ]
+        other = host.new_room()
+        cleo = await Client.join("127.0.0.1", host.port, other.code, "left", name="cleo")
+        status = await watched(host, other)
+        await host.close()
+        async with asyncio.timeout(15):
+            assert await status == 1
+        await cleo.close()
+        assert capsys.readouterr().err.strip().splitlines() == [
+            "spit-tui watch: the host: the host is stopping"
+        ]
