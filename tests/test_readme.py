@@ -82,3 +82,17 @@ def test_the_computers_words_are_the_helps() -> None:
         assert flat(words) in helptext, words
     assert README.count(f"--level {level_usage()}") == 2  # the usage block and the computer's
     assert "easy|normal|hard|expert]" not in README
+
+
+def test_the_ssh_section_names_every_key_of_the_doors_lobby_and_the_name_rule() -> None:
+    from datetime import date
+
+    from spit_tui.app.lobby import ENTRIES
+    from spit_tui.app.lobbypages import history_entries
+    from spit_tui.names import MAX_CELLS
+
+    ssh = README[README.index("### Playing over ssh"):README.index("**Over the internet")]
+    entries = ENTRIES + history_entries(ROOT / "no-such.db", None, date(2026, 1, 1))
+    missing = [e.label for e in entries if f"`{e.key}`" not in ssh]
+    assert not missing, missing
+    assert f"at most {MAX_CELLS} characters" in ssh
