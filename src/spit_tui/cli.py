@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from spit_tui import __version__, crash
+from spit_tui import __version__, collector, crash
 from spit_tui.command import (
     PROG,
     OutputError,
@@ -158,19 +158,15 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_computer_options(p: argparse.ArgumentParser) -> None:
-    from spit_tui.helpwords import DEMO, level_words, pace_words, react_words
+    from spit_tui.helpwords import DEMO, LevelHelp
 
     p.add_argument(
         "--vs-computer",
         action="store_true",
         help="play against the computer (you take the left half of the keyboard)",
     )
-    p.add_argument(
-        "--level",
-        type=level_argument,
-        metavar="LEVEL",
-        help=f"{level_words()}; the computer plays {pace_words()}; {react_words()}",
-    )
+    level = p.add_argument("--level", type=level_argument, metavar="LEVEL", help="%(words)s")
+    level.words = LevelHelp()  # type: ignore[attr-defined]  # (the ladder loads for --help only)
     p.add_argument(
         "--computer-side",
         choices=["left", "right"],
@@ -332,6 +328,7 @@ def _game(args_in: list[str]) -> int:
 
 
 def _subcommand(name: str, rest: list[str]) -> int:
+    collector.release()  # held only for the game's start (spit_tui.collector)
     sub = SUBCOMMANDS[name]
     try:
         module = importlib.import_module(sub.module)

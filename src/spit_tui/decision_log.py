@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
@@ -160,6 +159,8 @@ class DecisionLog:
         fd = self._fd
         if fd is None:
             return
+        import json  # here, not at the top: a game without a log never loads it
+
         line = (json.dumps(decision_record(d), ensure_ascii=False) + "\n").encode()
         data = line
         try:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from spit_tui import crash
+from spit_tui import collector, crash
 from spit_tui.command import PROG, fail, shown
 
 if TYPE_CHECKING:
@@ -310,6 +310,7 @@ class Board:
             with crash.quiet_app_errors(app) as caught:
                 await app.run_async()
         finally:
+            collector.release()  # the app's first frame let it go, or it never came
             if log is not None:
                 log.close()
                 if log.failure is not None:

@@ -1,12 +1,12 @@
 """The game as a real process on a pseudo-terminal, for command-line tests that
 need a terminal (the game refuses to start without one) but no tmux.
 
-`PtyGame` starts `python -m spit_tui ARGS` on a pty, collects everything
-written to the terminal on a thread (so the pty never fills), and can type
-keys into it. Textual draws on stderr, so stderr is the pty too (as in a real
-terminal) unless `stderr_pipe` asks for a pipe (for runs that must stop before
-the board). `after_board()` is what was printed once the app had left the
-alternate screen, escape codes removed. Every wait is bounded.
+`PtyGame` starts `python -m spit_tui ARGS` (or `python PYTHON... ARGS`) on a
+pty, collects everything written to the terminal on a thread (so the pty never
+fills), and can type keys into it. Textual draws on stderr, so stderr is the
+pty too (as in a real terminal) unless `stderr_pipe` asks for a pipe (for runs
+that must stop before the board). `after_board()` is what was printed once the
+app had left the alternate screen, escape codes removed. Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 BOARD = b"pile a"  # on the board once it is drawn
@@ -42,6 +42,7 @@ class PtyGame:
         preexec_fn: Callable[[], Any] | None = None,
         cwd: str | None = None,
         stderr_pipe: bool = False,
+        python: Sequence[str] = ("-m", "spit_tui"),
     ) -> None:
         import fcntl
         import struct
@@ -51,7 +52,7 @@ class PtyGame:
         w, h = size
         fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", h, w, 0, 0))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "spit_tui", *args],
+            [sys.executable, *python, *args],
             stdin=sub,
             stdout=sub,
             stderr=subprocess.PIPE if stderr_pipe else sub,

@@ -30,6 +30,7 @@ from textual.driver import Driver
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
+from spit_tui import collector
 from spit_tui.app.modes import NAMES_KEY, NAMES_KEY_LABEL, SETTINGS_KEY, LocalMode, Mode
 from spit_tui.app.screens import (
     MIN_H,
@@ -54,7 +55,7 @@ from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.look import DEFAULT_LOOK, LARGE, Look, card_size, look_of
 from spit_tui.matchscore import MatchScore
 from spit_tui.names import Given, remember, seat_names
-from spit_tui.store.records import fresh_seed
+from spit_tui.seed import fresh_seed
 from spit_tui.subscription import Subscription
 from spit_tui.table import Table
 
@@ -531,6 +532,7 @@ class SpitApp(App[None]):
         nothing can be stored, before this runs."""
         if not self.is_headless:
             gc.freeze()
+        collector.release()  # held from the command's start (spit_tui.collector)
         if self.history is None and self.history_later is not None:
             self.history_later()  # the history (store, sqlite3) loads now, not before
             self.history_later = None

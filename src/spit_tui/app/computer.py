@@ -29,7 +29,7 @@ from spit_tui.players.bot import Bot
 from spit_tui.players.ladder import LADDER, level_named, start_rung
 from spit_tui.players.level import Level
 from spit_tui.seats import Seats
-from spit_tui.store.records import fresh_seed
+from spit_tui.seed import fresh_seed
 from spit_tui.subscription import Subscription
 
 DEMO_RESTART_S = 6.0  # a finished demo game stays on show this long before the next

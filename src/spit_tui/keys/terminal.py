@@ -24,8 +24,10 @@ Upstream, Textual 8.2.8 (pinned): the Linux driver pushes kitty flags 1+8+16
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from enum import IntEnum
+from functools import cache
 from typing import Any, ClassVar
 
 from textual import constants, events, messages
@@ -43,9 +45,8 @@ from textual._xterm_parser import (
     _re_terminal_mode_response,
 )
 from textual.driver import Driver
-from textual.drivers import linux_driver, web_driver
+from textual.drivers import linux_driver
 from textual.drivers.linux_driver import LinuxDriver
-from textual.drivers.web_driver import WebDriver
 from textual.keys import Keys, _character_to_key
 from textual.message import Message
 
@@ -236,27 +237,38 @@ class KeyDriver(LinuxDriver):
         super().process_message(message)
 
 
-class KeyWebDriver(WebDriver):
+@cache
+def web_driver_class() -> type[Driver]:
     """Textual's web driver (the browser, through textual-serve), reading with
     KeyParser: a browser's keys pass the same fragment guard as a terminal's.
     When the server goes away (end of input) the game quits, as a hung-up
-    terminal does, instead of running on where nobody sees it."""
+    terminal does, instead of running on where nobody sees it. Made when a
+    browser asks for it: a terminal's game never loads the web driver."""
+    from textual.drivers import web_driver
+    from textual.drivers.web_driver import WebDriver
 
-    def run_input_thread(self) -> None:
-        super().run_input_thread()
-        if not self.exit_event.is_set():
-            self._app.post_message(messages.ExitApp())
+    class KeyWebDriver(WebDriver):
+        """Textual's web driver with our key parser; ends with its input."""
+
+        def run_input_thread(self) -> None:
+            super().run_input_thread()
+            if not self.exit_event.is_set():
+                self._app.post_message(messages.ExitApp())
+
+    web_driver.XTermParser = KeyParser  # type: ignore[attr-defined]
+    return KeyWebDriver
 
 
 def driver_for(cls: type[Driver]) -> type[Driver]:
     """The driver to use instead of `cls` (Textual's own Linux and web drivers
-    are wrapped; any other is used as it is)."""
+    are wrapped; any other is used as it is). Textual names the web driver by
+    its module; it is loaded then, and only then."""
     if cls is LinuxDriver:
         linux_driver.XTermParser = KeyParser  # type: ignore[attr-defined]
         return KeyDriver
-    if cls is WebDriver:
-        web_driver.XTermParser = KeyParser  # type: ignore[attr-defined]
-        return KeyWebDriver
+    web = sys.modules.get("textual.drivers.web_driver")
+    if web is not None and cls is web.WebDriver:
+        return web_driver_class()
     return cls
 
 

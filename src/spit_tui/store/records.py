@@ -9,7 +9,6 @@ table made for each action as it applied it (`Showing.stamps`).
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,11 +29,6 @@ from spit_tui.table import Table
 from spit_tui.userfiles import FileRefused, create_private, private_dir, read_small
 
 RECORD_SUFFIX = ".spit"
-
-
-def fresh_seed() -> int:
-    """A seed for a game the player gave none: every game can then be replayed."""
-    return secrets.randbits(32)
 
 
 def record_of(table: Table, tags: Mapping[str, str] | None = None) -> Record:

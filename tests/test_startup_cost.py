@@ -1,0 +1,163 @@
+"""What the game's start does before its first frame (issue 19's start-up
+target): the store, the network, the web and SSH doors and the libraries only
+they use are not loaded, and Python's cycle collector waits (spit_tui.collector)
+until the board is up, then runs again over a frozen start.
+
+The real-terminal test runs the `spit-tui` command's own entry point on a
+pseudo-terminal, with a probe that looks inside the process at its first frame."""
+
+from __future__ import annotations
+
+import gc
+import json
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from testkit.ptygame import PtyGame, game_env
+
+from spit_tui import cli, collector
+
+# Not for the local game's first frame: each is loaded by the command or the
+# moment that needs it (the history only once the board is up).
+NOT_AT_START = (
+    "spit_tui.store",
+    "spit_tui.net",
+    "spit_tui.web",
+    "spit_tui.ssh",
+    "spit_tui.sim",
+    "spit_tui.app.lobby",
+    "spit_tui.app.replay",
+    "spit_tui.app.computer",
+    "sqlite3",
+    "json",
+    "secrets",
+    "asyncssh",
+    "aiohttp",
+    "textual_serve",
+    "redis",
+    "textual.drivers.web_driver",
+)
+
+# Runs in the game's process: `python -c PROBE OUT ARGS`. It patches Textual's
+# frame writer when textual.app loads (not before: loading it first would change
+# what is measured), notes the modules and the collector at the first frame,
+# and half a second later notes the collector again and quits.
+PROBE = textwrap.dedent(
+    """
+    import gc, importlib.abc, importlib.util, sys
+
+    out, sys.argv = sys.argv[1], ["spit-tui", *sys.argv[2:]]
+    seen = {}
+
+    def patch(App):
+        display = App._display
+
+        def first(self, screen, renderable):
+            display(self, screen, renderable)
+            if not seen:
+                seen["modules"] = sorted(sys.modules)
+                seen["held"] = not gc.isenabled()
+                self.set_timer(0.5, lambda: later(self))
+
+        App._display = first
+
+    def later(app):
+        seen["enabled_after"] = gc.isenabled()
+        seen["frozen_after"] = gc.get_freeze_count()
+        import json
+
+        with open(out, "w") as f:
+            json.dump(seen, f)
+        app.exit()
+
+    class Hook(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "textual.app":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(name)
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                patch(module.App)
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, Hook())
+    from spit_tui.__main__ import main
+
+    sys.exit(main())
+    """
+)
+
+
+def test_the_local_game_starts_without_the_other_doors_and_with_the_collector_held(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "seen.json"
+    game = PtyGame(
+        ["--seed", "1", "--no-history"],
+        game_env(),
+        python=["-c", PROBE, str(out)],
+    )
+    code, err = game.finish(timeout=30)
+    assert code == 0, err
+    seen = json.loads(out.read_text())
+    loaded = [
+        m for m in seen["modules"] if any(m == n or m.startswith(n + ".") for n in NOT_AT_START)
+    ]
+    assert loaded == []
+    assert "spit_tui.app.app" in seen["modules"]  # the probe did see the game's modules
+    assert seen["held"] is True  # no collection on the way to the first frame
+    assert seen["enabled_after"] is True  # ... and the collector runs again after it
+    assert seen["frozen_after"] > 10_000  # over the start's objects, frozen
+
+
+@pytest.fixture
+def fresh_collector() -> Iterator[None]:
+    """The collector as this process had it, put back after the test."""
+    was = gc.isenabled()
+    yield None
+    collector.release()
+    if was:
+        gc.enable()
+    else:
+        gc.disable()
+
+
+@pytest.mark.usefixtures("fresh_collector")
+def test_hold_and_release_touch_only_what_hold_stopped() -> None:
+    gc.enable()
+    collector.hold()
+    assert not gc.isenabled() and collector.held()
+    collector.release()
+    assert gc.isenabled() and not collector.held()
+    collector.release()  # twice: nothing more
+    assert gc.isenabled()
+    gc.disable()  # stopped by someone else: hold and release leave it so
+    collector.hold()
+    assert not collector.held()
+    collector.release()
+    assert not gc.isenabled()
+
+
+@pytest.mark.usefixtures("fresh_collector")
+def test_a_command_other_than_the_game_runs_with_the_collector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Servers and long headless runs must never run with the collector held."""
+    during: list[bool] = []
+
+    def command(argv: list[str]) -> int:
+        during.append(gc.isenabled())
+        return 0
+
+    monkeypatch.setattr("spit_tui.settingscmd.main", command)
+    gc.enable()
+    collector.hold()
+    assert cli.main(["settings", "--show"]) == 0
+    assert during == [True]
