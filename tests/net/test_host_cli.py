@@ -4,9 +4,10 @@ bad argument or an address it cannot have, and Ctrl+C stops it cleanly."""
 from __future__ import annotations
 
 import re
-import signal
 import subprocess
 import sys
+
+from testkit.procs import stop
 
 from spit_tui.cli import main
 
@@ -24,12 +25,8 @@ def test_host_prints_a_room_code_and_stops_on_ctrl_c() -> None:
         m = re.fullmatch(line, first)
         assert m, first
         assert f"join 127.0.0.1:{m[1]} {m[2]}" in proc.stdout.readline()
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=10)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _out, err = stop(proc)
     assert proc.returncode == 130
     assert err.strip() == "spit-tui host: stopped"
 
@@ -60,12 +57,8 @@ def test_an_ipv6_host_prints_an_address_join_can_read() -> None:
         assert host == "::1" and 0 < port < 65536
         with socket.create_connection((host, port), timeout=5):
             pass  # the printed address reaches the host
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=10)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop(proc)
     assert proc.returncode == 130
 
 

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from testkit.procs import stop
+
 from spit_tui.engine import Phase
 from spit_tui.net.client import Client, play_as_bot
 
@@ -73,13 +75,7 @@ async def _play(port: int, code: str, seconds: float | None) -> None:
 
 
 def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str]:
-    try:
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=15)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    _, err = stop(proc, sig)
     return proc.returncode, err
 
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from test_host import FAST
+from testkit.procs import stop
 
 from spit_tui.engine import Player
 from spit_tui.net.host import Host
@@ -238,14 +239,10 @@ def test_out_of_descriptors_the_host_says_so_in_one_line_and_serves_again() -> N
             s.settimeout(5)
             data = s.recv(4096)
         assert b'"welcome"' in data
-        proc.send_signal(2)
-        _out, err = proc.communicate(timeout=10)
     finally:
         for s in socks:
             s.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _out, err = stop(proc)
     lines = [ln for ln in err.splitlines() if ln.strip() and "stopped" not in ln]
     print(f"\nconsole lines during the flood: {len(lines)}: {lines[:3]}")
     assert len(lines) <= 3, lines[:10]

@@ -5,13 +5,13 @@ a wrong code) as one line and a non-zero exit, never a traceback."""
 from __future__ import annotations
 
 import re
-import signal
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import pytest
+from testkit.procs import stop
 
 from spit_tui.cli import main
 from spit_tui.net.joincmd import check_code, parse_address
@@ -31,12 +31,7 @@ def host_process() -> Iterator[tuple[str, str]]:
         assert m
         yield m[1], m[2]
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import subprocess
 import sys
 
 import pytest
+from testkit.procs import stop
 
 from spit_tui.engine import Options, Variant
 from spit_tui.net.client import Client
@@ -34,8 +34,7 @@ async def test_a_hosts_rooms_play_its_options() -> None:
         assert client.latest.options == Options(Variant.POINTS, 30, True)
         await client.close()
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=20)
+        stop(proc)
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ import sys
 import time
 
 import pytest
+from testkit import procs
 
 from spit_tui.engine import Options
 from spit_tui.sim import Tally, run_games, stream_games, summarize
@@ -63,13 +64,7 @@ def caught(pid: int, sig: int, bound: float = 30.0) -> None:
 def stop(p: subprocess.Popen[str], sig: int) -> tuple[str, str]:
     if os.path.exists(f"/proc/{p.pid}/status"):
         caught(p.pid, signal.SIGTERM)  # the run's own handlers are in place
-    p.send_signal(sig)
-    try:
-        return p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.communicate()
-        raise
+    return procs.stop(p, sig, bound_s=30)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc for RSS")

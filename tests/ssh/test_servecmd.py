@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from testkit import procs
 
 from spit_tui.command import exposure_note
 from spit_tui.ssh.hostkey import HostKeyError, load_or_make
@@ -52,13 +53,7 @@ def first_lines(proc: subprocess.Popen[str], n: int) -> list[str]:
 def stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
     """Ctrl+C the server and read what it said; one that does not stop within
     BOUND_S is killed (and the test fails), never left running."""
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=BOUND_S)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        raise
+    _, err = procs.stop(proc, bound_s=BOUND_S)
     return proc.returncode, err
 
 

@@ -11,6 +11,8 @@
 - `testkit.terminals`: named terminals running `spit-tui` commands (the
   `terms` fixture), a host on a thread, the host-side truth a scripted seat
   reads to choose its key;
+- `testkit.procs`: a process a test started (host, ssh-serve) stopped as a
+  person stops it: Ctrl+C, a bounded wait, killed and the test failed past it;
 - `testkit.ptygame`: the game as a process on a pseudo-terminal, with a
   private environment (`game_env`), for command-line tests without tmux;
 - `testkit.app`: the app under Pilot (make it, press keys, advance its clock);
