@@ -13,8 +13,12 @@ import pytest
 from test_room_history import NearEndHost
 from testkit.join import FAST, HeadlessBoard, a_room_in_play, until
 
+from spit_tui.app import SpitApp
+from spit_tui.engine import Phase, Player
+from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, play_as_bot
 from spit_tui.net.host import Host
+from spit_tui.net.hostcmd import _play_seat
 from spit_tui.net.protocol import decode_body, encode, hello, read_frame
 from spit_tui.net.room import Room
 from spit_tui.net.seatproto import Ended, SeatProtocol
@@ -142,3 +146,42 @@ async def test_watch_of_a_stopped_room_is_status_0_and_of_a_stopping_host_1(
         assert capsys.readouterr().err.strip().splitlines() == [
             "spit-tui watch: the host: the host is stopping"
         ]
+
+
+class QuittingBoard(HeadlessBoard):
+    """The host's own board (`host --seat left`), run under Pilot: once the
+    game is in play, its player quits with their own keys (Ctrl+Q, Enter)."""
+
+    def __init__(self, room: Room, other: Client) -> None:
+        self.room, self.other = room, other
+
+    async def run(self, app: SpitApp) -> int:
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(lambda: self.other.latest is not None, "both seated")
+            await pilot.pause(FAST.stale_s + 0.05)
+            await pilot.press("q")  # LEFT's spit
+            self.other.press(Row.PILE_A, 0)
+            await until(lambda: self.room.table.position.phase is Phase.PLAY, "in play")
+            await pilot.press("ctrl+q", "enter")
+        return app.return_code or 0
+
+
+async def test_the_hosts_own_seat_quitting_is_a_leave_the_other_is_told_who() -> None:
+    """`host --seat left`, its player quits mid-game: the other player is told
+    at once who left (the host stops with them: `ends` "host", no lobby of
+    it to go back to), not "the host is stopping" after a wait."""
+    host = Host(port=0, timings=FAST, seed=3, wait_s=120.0)
+    await host.start()
+    try:
+        room = host.new_room()
+        ben = await Client.join("127.0.0.1", host.port, room.code, "right", name="ben")
+        invite = f"spit-tui join 127.0.0.1:{host.port} {room.code}"
+        board = QuittingBoard(room, ben)
+        async with asyncio.timeout(30):
+            assert await _play_seat(host, room, Player.LEFT, invite, board) == 0  # type: ignore[arg-type]
+        await until(lambda: ben.ended is not None, "ben is told", timeout=5)
+        assert (ben.ended, ben.ends) == ("LEFT left the game and stopped the host", "host")
+        assert room.code not in host.lobby.rooms
+        await ben.close()
+    finally:
+        await host.close()

@@ -312,6 +312,18 @@ class Host:
         table.messages.say(Player(1 - p), line)
         self.on_notice(f"room {room.code}: {line} ({pace.words(name)})")
 
+    def own_seat_left(self, room: Room, p: Player) -> None:
+        """The host's own seat's player quit with their own key (`host
+        --seat`): a leave, as a joined player's `bye` is, and the host stops
+        with them (its process ends), so the room stops at once and its
+        other player and watchers are told by name, with `ends` "host" (no
+        lobby of this host to go back to)."""
+        if self.lobby.rooms.get(room.code) is not room:
+            return  # stopped already (the other left first, did not come back, ...)
+        name = room.table.seats.names[p]
+        what = "the room" if room.table.game.over else "the game"
+        self._stop(room, f"{name} left {what} and stopped the host", "host")
+
     def _stop(self, room: Room, line: str, ends: str = "room") -> None:
         """Store the room's game as it stands, drop the room, tell who is there
         (seats and watchers) why, and that the room ended (`ends` "host": the

@@ -200,9 +200,12 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
     return args, port, wait_s
 
 
-async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int:
+async def _play_seat(host: Host, room: Room, seat: Player, invite: str, board: Board) -> int:
     """Run the app for the host's own seat until it quits (the one start-up's
-    run: its end line is printed there); the exit status."""
+    run: its end line is printed there); the exit status. Quit with the
+    player's own key (status 0), it is a leave: the room stops at once and
+    the other player is told who left (Host.own_seat_left), not that a host
+    went away; a signal or an error is the host stopping, as before."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
@@ -219,9 +222,14 @@ async def _play_seat(room: Room, seat: Player, invite: str, board: Board) -> int
 
     app = seat_app(table, start, local.rematch, takeover=local.takeover)
     app.first_run = board.asks_keyboard()
+    code = 1
     try:
-        return await board.run(app)
+        code = await board.run(app)
+        return code
     finally:
+        local.closed = True  # the board is gone: nothing more is said to it
+        if code == 0:
+            host.own_seat_left(room, seat)
         local.leave()
 
 
@@ -282,7 +290,7 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
     try:
         if board is not None:
             seat = Player(("left", "right").index(args.seat))
-            return await _play_seat(room, seat, invite, board)
+            return await _play_seat(host, room, seat, invite, board)
         await host.server.serve_forever()
     except asyncio.CancelledError:  # Ctrl+C (asyncio.run cancels this task), SIGTERM, SIGHUP
         print(f"{NAME}: stopped", file=sys.stderr)
