@@ -237,7 +237,7 @@ class Board:
         try:
             self.settings, self.settings_note = settings_for_start(self.flags, os.environ)
         except SettingError as e:
-            print(f"{PROG}: {e}", file=sys.stderr)
+            print(f"{self.prog}: {e}", file=sys.stderr)
             return ENVIRONMENT
         return None
 
@@ -255,7 +255,7 @@ class Board:
         try:
             self.keys = choose(self.layout, self.keys_file, os.environ)
         except KeyConfigError as e:
-            print(f"{PROG}: {e}", file=sys.stderr)
+            print(f"{self.prog}: {e}", file=sys.stderr)
             return KEYS
         return None
 
@@ -272,7 +272,7 @@ class Board:
 
         problem = environment_problem() or terminal_problem()
         if problem is not None:
-            print(f"{PROG}: {problem}", file=sys.stderr)
+            print(f"{self.prog}: {problem}", file=sys.stderr)
             return ENVIRONMENT
         return None
 
@@ -314,7 +314,7 @@ class Board:
             if log is not None:
                 log.close()
                 if log.failure is not None:
-                    print(f"{PROG}: {log.failure}", file=sys.stderr)
+                    print(f"{self.prog}: {log.failure}", file=sys.stderr)
         if caught.error is not None:
             return crash.report(caught.error, self.argv, _context(app))
         if app.end_line is not None:

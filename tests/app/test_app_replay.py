@@ -230,4 +230,4 @@ def test_a_bad_layout_for_the_replay_is_one_line(
     good.write_text(format_record(rec))
     assert cli.main(["replay", str(good), "--layout", "nope"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "nope" in err
+    assert err.count("\n") == 1 and err.startswith("spit-tui replay: --layout: no layout 'nope'")

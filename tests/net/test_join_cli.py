@@ -91,7 +91,7 @@ def test_a_wrong_code_and_an_absent_host_are_one_line(host_process: tuple[str, s
 def test_bad_arguments_are_one_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["join", *args]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("spit-tui"), err  # keys: as for spit-tui
+    assert err.count("\n") == 1 and err.startswith("spit-tui join: "), err
 
 
 def test_addresses_and_codes_as_typed() -> None:

@@ -342,7 +342,10 @@ def replay_app(record: Record, heading: str = "", *, playing: bool = True) -> Sp
     return SpitApp(table=mode.table, mode=mode)
 
 
-@command("spit-tui replay")
+NAME = "spit-tui replay"
+
+
+@command(NAME)
 def main(argv: list[str]) -> int:
     """`spit-tui replay GAME_ID|FILE [--db FILE] [--paused] [--layout NAME] [--keys FILE]`."""
     from spit_tui.command import shown
@@ -353,7 +356,7 @@ def main(argv: list[str]) -> int:
     from spit_tui.store.records import read_record
     from spit_tui.store.stored import escaped, record_text
 
-    p = Parser(prog="spit-tui replay", description="Play back a stored game or a record file.")
+    p = Parser(prog=NAME, description="Play back a stored game or a record file.")
     p.add_argument("game", metavar="GAME_ID|FILE", help="a game from 'spit-tui history', or a file")
     p.add_argument("--db", metavar="FILE", help="the history file (default: user data directory)")
     p.add_argument("--paused", action="store_true", help="start paused")
@@ -391,7 +394,7 @@ def main(argv: list[str]) -> int:
         raise UsageError(f"cannot read {args.game}: {e.strerror or e}") from None
     except Refusal as e:
         raise UsageError(f"{args.game}: the record does not replay: {e}") from None
-    board = Board.from_args(args, argv)
+    board = Board.from_args(args, argv, NAME)
     refused = board.prepare()
     if refused is not None:
         return refused
