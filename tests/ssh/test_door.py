@@ -57,13 +57,69 @@ async def test_authorized_keys_let_in_the_listed_key_only(tmp_path: Path) -> Non
         g.close()
 
 
-async def test_no_password_nor_keyboard_interactive_is_offered(tmp_path: Path) -> None:
+class Asked(asyncssh.SSHClient):
+    """A client that keeps every keyboard-interactive question it is asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, list[tuple[str, bool]]]] = []
+
+    def kbdint_auth_requested(self) -> str:
+        return ""  # answer the questions here (not asyncssh's password answers)
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
+    ) -> list[str]:
+        self.asked.append((instructions, prompts))
+        return ["secret"] * len(prompts)
+
+
+async def test_no_password_is_asked_and_keyboard_interactive_only_says_why(
+    tmp_path: Path,
+) -> None:
+    """No password ever lets anyone in: keyboard-interactive is one round with
+    no prompt, which shows the guest why they were turned away, then fails."""
+    client = Asked()
     async with served(tmp_path) as s:
         with pytest.raises(asyncssh.PermissionDenied):
             await asyncssh.connect(
                 "127.0.0.1", s.port, username="ana", password="secret", client_keys=None,
-                known_hosts=None, agent_path=None, preferred_auth="password,keyboard-interactive",
+                known_hosts=None, agent_path=None, client_factory=lambda: client,
+                preferred_auth="password,keyboard-interactive",
             )  # fmt: skip
+    [(said, prompts)] = client.asked  # once, and nothing to answer
+    assert prompts == []
+    assert "your\nssh offered none. Make one with:  ssh-keygen -t ed25519" in said
+
+
+async def test_a_guest_turned_away_is_told_why_by_a_real_ssh(tmp_path: Path) -> None:
+    """OpenSSH's own client, no key or a key not on --authorized-keys: one
+    hint from the door before ssh's "Permission denied"."""
+    listed = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = tmp_path / "id_stranger"
+    stranger.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_private_key())
+    stranger.chmod(0o600)
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(listed.export_public_key())
+    env = {k: v for k, v in os.environ.items() if k != "SSH_AUTH_SOCK"}  # no agent's keys
+    async with served(tmp_path, admission=Admission(allowed=read_authorized(keys))) as s:
+        for identity, says in (
+            (tmp_path / "none", "ssh offered none. Make one with:  ssh-keygen -t ed25519\n"
+                                "then send the .pub file it writes to whoever runs this server."),
+            (stranger, "this server lets in only the SSH keys on its list, and yours\nis not"),
+        ):  # fmt: skip
+            ssh = await asyncio.create_subprocess_exec(
+                "ssh", "-F", "/dev/null", "-o", "IdentitiesOnly=yes", "-i", str(identity),
+                "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={tmp_path / 'kh'}",
+                "-p", str(s.port), "ana@127.0.0.1",
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env=env,
+            )  # fmt: skip
+            async with asyncio.timeout(BOUND_S):
+                _out, err = await ssh.communicate()
+            text = err.decode()
+            assert ssh.returncode == 255, text
+            assert says in text and text.count("spit-tui:") == 1, text
+            assert text.rstrip().endswith("ana@127.0.0.1: Permission denied (publickey)."), text
 
 
 async def test_keepalive_obfuscation_is_not_advertised(

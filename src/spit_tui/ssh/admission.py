@@ -2,8 +2,9 @@
 sight, so tests drive them directly.
 
 - `--authorized-keys FILE`: only those public keys (OpenSSH's format); with
-  no file, any key. Passwords and keyboard-interactive are never offered: a
-  guest's key is its identity.
+  no file, any key. Passwords are never offered: a guest's key is its
+  identity (keyboard-interactive only shows a guest turned away why:
+  server.no_entry_hint).
 - the player's name is the SSH user name (names.name_problem decides).
 - sessions at once: `per_address` from one address, `total` in all.
 """

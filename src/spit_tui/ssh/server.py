@@ -2,7 +2,8 @@
 game process per guest (guestpty.GuestPty) joined to a host's room.
 
 A guest's way in: public-key authentication only (any key, or the keys of
-`--authorized-keys`); the SSH user name is the player's name. A session
+`--authorized-keys`), and a guest turned away is shown why; the SSH user
+name is the player's name. A session
 needs a terminal (`ssh -t` when a command is given). Its first screen is
 the lobby of `spit-tui join HOST` (quick match, new room, join or watch by
 code), whose new room shows the ssh line to send a friend until they come;
@@ -133,6 +134,25 @@ class Door:
                     await asyncio.sleep(0.05)
 
 
+def no_entry_hint(listed: bool, refused: bool) -> str:
+    """What a guest turned away at the door is shown (their ssh prints it
+    before its "Permission denied"): keys only, and what to do."""
+    if refused:
+        return (
+            f"{PROG}: this server lets in only the SSH keys on its list, and yours\n"
+            "is not on it. Send your public key (the .pub file beside your key,\n"
+            "like ~/.ssh/id_ed25519.pub) to whoever runs it, then connect again."
+        )
+    then = (
+        "then send the .pub file it writes to whoever runs this server."
+        if listed else "then connect again with the same command."
+    )  # fmt: skip
+    return (
+        f"{PROG}: players come in with an SSH key (never a password), and your\n"
+        f"ssh offered none. Make one with:  ssh-keygen -t ed25519\n{then}"
+    )
+
+
 class GuestServer(asyncssh.SSHServer):
     """One SSH connection: its authentication, and at most one session."""
 
@@ -142,6 +162,8 @@ class GuestServer(asyncssh.SSHServer):
         self.address = "?"
         self.key: asyncssh.SSHKey | None = None
         self.session: GuestSession | None = None
+        self.refused_key = False  # a key was offered and is not let in (--authorized-keys)
+        self.hinted = False  # the guest was shown why its keys were not enough
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -169,6 +191,7 @@ class GuestServer(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if not self.door.admission.key_allowed(key, self.address):
+            self.refused_key = True
             return False
         self.key = key
         return True
@@ -176,8 +199,20 @@ class GuestServer(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return False
 
+    # Keyboard-interactive is never a way in: once a connection's keys were
+    # not enough, one round of it with no prompt shows why (the only text
+    # SSH lets a server show a guest it turns away), then fails; after that
+    # it is no longer offered, so a client does not show the hint again.
     def kbdint_auth_supported(self) -> bool:
-        return False
+        return not self.hinted
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
+        self.hinted = True
+        return ("", no_entry_hint(self.door.admission.allowed is not None, self.refused_key),
+                "en-US", ())  # fmt: skip
+
+    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        return False  # no prompt was asked: nothing a guest types lets them in
 
     def host_based_auth_supported(self) -> bool:
         return False
