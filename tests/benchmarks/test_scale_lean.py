@@ -8,17 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sys
-from pathlib import Path
 from typing import Any
+
+from scale import LeanClient  # benchmarks/scale.py (pyproject's pytest pythonpath)
 
 from spit_tui.net.client import Client, _gist, play_as_bot
 from spit_tui.net.host import Host
 from spit_tui.net.seatview import scene_from_wire
 from spit_tui.players.ladder import LEVELS
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from scale import LeanClient
 
 
 class Kept(LeanClient):
