@@ -55,16 +55,15 @@ QUIT_WAIT_S = 5.0
 
 
 def _instrument(out: Path) -> None:
-    """Stamp key arrivals and frames in this process; write them to `out` at exit."""
-    from textual import events
-    from textual.app import App
+    """Stamp key arrivals and frames in this process; write them to `out` at exit.
 
+    Textual is patched as textual.app loads (`_when_loaded`), not imported here:
+    the app's own start (its imports, the collector spit-tui holds from its first
+    line) runs as it does from the command line."""
     keys: list[float] = []  # main-thread CPU at each key's arrival (s)
     frames: list[tuple[float, int]] = []  # (main-thread CPU at the frame's end, bytes)
     waits: list[float] = []  # main-thread CPU each time the loop goes to sleep
     first: list[float] = []  # the whole process's CPU when its first frame was written
-    display = App._display
-    run_async = App.run_async
     select = selectors.DefaultSelector.select
 
     def waiting(self: Any, timeout: float | None = None) -> Any:
@@ -82,58 +81,98 @@ def _instrument(out: Path) -> None:
 
         profiler = cProfile.Profile()
 
-    def _display(self: App[Any], screen: Any, renderable: Any) -> None:
-        driver = self._driver
-        if driver is None:
-            display(self, screen, renderable)
-            return
-        written = 0
-        write = driver.write
+    def patch(app_module: Any) -> None:
+        from textual import events
 
-        def counting(data: str) -> None:
-            nonlocal written
-            written += len(data.encode("utf-8", "replace"))
-            if raw is not None:
-                raw.append(data)
-            write(data)
+        App = app_module.App
+        display = App._display
+        run_async = App.run_async
 
-        driver.write = counting  # type: ignore[method-assign]
-        try:
-            display(self, screen, renderable)
-        finally:
-            del driver.write
-        if written:
-            if not frames:
-                first.append(time.process_time())
-            frames.append((time.thread_time(), written))
-            if profiler is not None:
-                profiler.disable()
+        def _display(self: Any, screen: Any, renderable: Any) -> None:
+            driver = self._driver
+            if driver is None:
+                display(self, screen, renderable)
+                return
+            written = 0
+            write = driver.write
 
-    async def run(self: App[Any], *args: Any, **kwargs: Any) -> Any:
-        cls = type(self)
-        on_event = cls.on_event
+            def counting(data: str) -> None:
+                nonlocal written
+                written += len(data.encode("utf-8", "replace"))
+                if raw is not None:
+                    raw.append(data)
+                write(data)
 
-        async def stamped(app: App[Any], event: events.Event) -> None:
-            if isinstance(event, events.Key) and not event.is_forwarded:
-                keys.append(time.thread_time())
-                if profiler is not None and 1 < len(keys) <= prof_keys:  # not the first
-                    profiler.enable()
-            await on_event(app, event)
+            driver.write = counting
+            try:
+                display(self, screen, renderable)
+            finally:
+                del driver.write
+            if written:
+                if not frames:
+                    first.append(time.process_time())
+                frames.append((time.thread_time(), written))
+                if profiler is not None:
+                    profiler.disable()
 
-        cls.on_event = stamped  # type: ignore[method-assign]
-        try:
-            return await run_async(self, *args, **kwargs)
-        finally:
-            cls.on_event = on_event  # type: ignore[method-assign]
-            log: dict[str, Any] = {"keys": keys, "frames": frames, "waits": waits, "first": first}
-            if raw is not None:
-                log["raw"] = raw
-            out.write_text(json.dumps(log))
-            if profiler is not None and prof_path:
-                profiler.dump_stats(prof_path)
+        async def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            cls = type(self)
+            on_event = cls.on_event
 
-    App._display = _display  # type: ignore[method-assign]
-    App.run_async = run  # type: ignore[method-assign]
+            async def stamped(app: Any, event: Any) -> None:
+                if isinstance(event, events.Key) and not event.is_forwarded:
+                    keys.append(time.thread_time())
+                    if profiler is not None and 1 < len(keys) <= prof_keys:  # not the first
+                        profiler.enable()
+                await on_event(app, event)
+
+            cls.on_event = stamped
+            try:
+                return await run_async(self, *args, **kwargs)
+            finally:
+                cls.on_event = on_event
+                log: dict[str, Any] = {
+                    "keys": keys,
+                    "frames": frames,
+                    "waits": waits,
+                    "first": first,
+                }
+                if raw is not None:
+                    log["raw"] = raw
+                out.write_text(json.dumps(log))
+                if profiler is not None and prof_path:
+                    profiler.dump_stats(prof_path)
+
+        App._display = _display
+        App.run_async = run
+
+    _when_loaded("textual.app", patch)
+
+
+def _when_loaded(name: str, then: Any) -> None:
+    """Call `then(module)` once the module `name` has loaded (a finder on
+    sys.meta_path wraps its loader), without importing it now."""
+    import importlib.abc
+    import importlib.util
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(fullname)
+            if spec is None or spec.loader is None:
+                return spec
+            load = spec.loader.exec_module
+
+            def exec_module(module: Any) -> None:
+                load(module)
+                then(module)
+
+            spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder())
 
 
 def inner(argv: list[str]) -> int:
@@ -148,9 +187,11 @@ def inner(argv: list[str]) -> int:
 
         echo_app.main()
         return 0
-    from spit_tui.cli import main
+    import runpy  # as `python -m spit_tui` starts (the command's own entry point)
 
-    return main(rest)
+    sys.argv = ["spit-tui", *rest]
+    runpy.run_module("spit_tui", run_name="__main__", alter_sys=True)
+    return 0
 
 
 # -- outside: tmux, keys, figures ----------------------------------------------------
@@ -159,7 +200,7 @@ def inner(argv: list[str]) -> int:
 def per_key(log: dict[str, Any], sent: int) -> list[dict[str, float]]:
     """Each of the last `sent` keys' CPU to its first frame and bytes (see the doc)."""
     keys: list[float] = log["keys"]  # the sent keys, then the quit keys
-    frames: list[tuple[float, int]] = [tuple(f) for f in log["frames"]]  # type: ignore[misc]
+    frames: list[tuple[float, int]] = [tuple(f) for f in log["frames"]]
     out = []
     for i, k in enumerate(keys[:sent]):
         nxt = keys[i + 1] if i + 1 < len(keys) else float("inf")
