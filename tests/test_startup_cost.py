@@ -161,3 +161,27 @@ def test_a_command_other_than_the_game_runs_with_the_collector(
     collector.hold()
     assert cli.main(["settings", "--show"]) == 0
     assert during == [True]
+
+
+def test_the_banner_is_made_with_its_kinds_class() -> None:
+    """A class changed once the banner is mounted restyles it (in the first
+    frame's time too), so it is made with the class its first scene gives it."""
+    from testkit.table import table_at
+
+    from spit_tui.app.banner import Banner, banner
+
+    scene = table_at().scene()
+    assert Banner(scene, id="banner").has_class(f"-{banner(scene)[0]}")
+    assert Banner(scene, classes="one two").has_class(f"-{banner(scene)[0]}", "one", "two")
+
+
+def test_the_real_time_signals_are_the_ones_handled_after_the_first_frame() -> None:
+    """The named ending signals are handled before the first frame (app.py);
+    only SIGRTMIN..SIGRTMAX wait for it."""
+    import signal
+
+    from spit_tui.app.signals import realtime
+
+    assert realtime(signal.SIGRTMIN) and realtime(signal.SIGRTMAX)
+    for name in ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGALRM", "SIGPWR"):
+        assert not realtime(getattr(signal, name)), name

@@ -44,7 +44,13 @@ from spit_tui.app.screens import (
     TooSmallScreen,
     as_table_screen,
 )
-from spit_tui.app.signals import end_on_signals, owns_terminal, watch_continue
+from spit_tui.app.signals import (
+    end_on_signals,
+    ending_signals,
+    owns_terminal,
+    realtime,
+    watch_continue,
+)
 from spit_tui.app.status import HeaderBar
 from spit_tui.app.themes import install as install_themes
 from spit_tui.app.views import SceneView
@@ -548,7 +554,10 @@ class SpitApp(App[None]):
         if self.is_headless:
             return
         loop = asyncio.get_running_loop()
-        end_on_signals(loop, self.ended_by_signal)
+        sigs = ending_signals()
+        end_on_signals(loop, self.ended_by_signal, [s for s in sigs if not realtime(s)])
+        later = [s for s in sigs if realtime(s)]  # right after the first frame (signals.py)
+        self.call_after_refresh(end_on_signals, loop, self.ended_by_signal, later)
         watch_continue(self._driver, loop, self.continued)
         # immediate: Ctrl+Z stops the process right after publishing, before a
         # queued callback could run, and the pause must start before the stop

@@ -212,6 +212,12 @@ class Banner(SceneView):
     names_key = ""
     over_keys = OVER_KEYS
 
+    def __init__(self, scene: Scene, *, id: str | None = None, classes: str | None = None):
+        # its kind's class from the start: a class changed once the banner is
+        # mounted restyles it, in the start's first frame too (about 2 ms)
+        kind = f"-{banner(scene)[0]}"
+        super().__init__(scene, id=id, classes=f"{classes} {kind}" if classes else kind)
+
     def state(self) -> object:
         t = self.scene
         cd = round(t.countdown_left() * 10) if t.counting_down else -1
