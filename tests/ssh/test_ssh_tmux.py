@@ -5,10 +5,11 @@
   with the code the first one's board shows (`ssh -t NAME@HOST CODE`); keys
   from both terminals start the round and play; a third watches (`ssh -t
   NAME@HOST w CODE`) and quits; each player quits; every terminal is left as
-  it was (normal screen, cursor shown).
-- A guest whose ssh is killed mid-game: the other is told, and after the
-  room's wait chooses on screen, both ways: the computer finishes the dropped
-  seat (Enter), or the game stops (Ctrl+Q); every terminal is restored.
+  it was (normal screen, cursor shown, the same stty settings).
+- Two guests paired by Quick match, one of whose ssh is killed mid-game: the
+  other is told, and after the room's wait chooses on screen, both ways: the
+  computer finishes the dropped seat (Enter), or the game stops (Ctrl+Q);
+  every terminal is restored.
 - (slow) A whole game, each key chosen from the host's table and typed into
   the terminal of its seat; then both press Enter: a rematch in the room.
 
@@ -58,7 +59,9 @@ class Guests(Terminals):
             "-o", f"UserKnownHostsFile={self.tmp / 'known_hosts'}",
             "-p", str(self.port), *(["-t"] if command else []), f"{user}@127.0.0.1", *command,
         ]  # fmt: skip
-        shell = f"{shlex.join(argv)}; echo EXIT=$?; sleep 60"
+        # the terminal's line settings before and after (stty -g): "STTY=same" if restored
+        shell = (f"s=$(stty -g); {shlex.join(argv)}; echo EXIT=$?; "
+                 f'[ "$(stty -g)" = "$s" ] && echo STTY=same || echo STTY=changed; sleep 60')
         self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", shell)
 
     def quit(self, name: str) -> str:
@@ -75,9 +78,11 @@ class Guests(Terminals):
         return self.wait(name, "EXIT=")
 
     def restored(self, name: str) -> bool:
-        """The terminal is as before the game: normal screen, cursor shown."""
+        """The terminal is as before the game: normal screen, cursor shown, and
+        its line settings (stty) as they were."""
         flags = self.tmux("display", "-p", "-t", name, "#{alternate_on} #{cursor_flag}")
-        return flags.strip() == "0 1"
+        stty = self.wait(name, "STTY=")
+        return flags.strip() == "0 1" and "STTY=same" in stty
 
 
 class ThreadDoor(ThreadHost):
@@ -120,18 +125,27 @@ def guests(tmp_path: Path, door: ThreadDoor) -> Iterator[Guests]:
     g.close()
 
 
-def seat_both(guests: Guests, door: ThreadDoor) -> Any:
-    """ana makes a room, ben comes in with its code; the room."""
+def seat_both(guests: Guests, door: ThreadDoor, quick: bool = False) -> Any:
+    """ana makes a room, ben comes in with its code (`quick`: both choose
+    Quick match in the lobby and are paired); the room."""
     guests.ssh("ana", "ana")
     guests.wait("ana", "Quick match")
-    guests.send("ana", "n")  # a new room: its options, then the line to send
-    guests.wait("ana", "make the room")
-    guests.key("ana", "Enter")
+    if quick:
+        guests.send("ana", "q")
+    else:
+        guests.send("ana", "n")  # a new room: its options, then the line to send
+        guests.wait("ana", "make the room")
+        guests.key("ana", "Enter")
     board = guests.wait("ana", "Waiting for RIGHT to join")
-    guests.shot("ana made a room", "ana")
+    guests.shot("ana waits in a room", "ana")
     m = CODE.search(board.replace("\n", " "))
     assert m, board
-    guests.ssh("ben", "ben", m[1])
+    if quick:
+        guests.ssh("ben", "ben")
+        guests.wait("ben", "Quick match")
+        guests.send("ben", "q")  # the next player who asks: paired with ana
+    else:
+        guests.ssh("ben", "ben", m[1])
     guests.wait("ben", "both press any key")
     guests.wait("ana", "both press any key")
     guests.shot("both seated", "ana", "ben")
@@ -181,7 +195,7 @@ def test_a_guest_whose_ssh_is_killed_mid_game(
     computer finishes ben's seat (Enter), or she stops the game (Ctrl+Q)."""
     from spit_tui.engine import Player
 
-    room = seat_both(guests, door)
+    room = seat_both(guests, door, quick=True)  # paired by Quick match, with real ssh
     time.sleep(0.5)  # the stale-key window of the spit call
     guests.send("ana", "q")
     guests.send("ben", "p")
