@@ -3,7 +3,10 @@ in a real terminal: tmux on a private socket, `send-keys`, then `capture-pane`
 polled until the screen changes. spit-tui and a minimal echo app (echo_app.py)
 are measured in the same run, alternately, so the machine's load hits both.
 
-    python benchmarks/latency.py [--json] [--runs N] [--quick]
+    python benchmarks/latency.py [--json] [--runs N] [--quick] [--startup-only]
+
+--startup-only starts each app --runs times (15 by default), in turns, and
+nothing else: the start-up figures run.py reports (`startups`).
 
 Floors (issue 3): median latency within 1.25x of the echo app, p95 under 25 ms,
 start-up within 1.5x of the echo app.
@@ -178,18 +181,32 @@ def _body(screen: str, skip_first_line: bool) -> str:
     return "\n".join(lines[1:] if skip_first_line else lines)
 
 
+def _started(tm: Tmux, argv: list[str], marker: str) -> float:
+    """Start `argv` in `tm`: the seconds until `marker` is on the screen."""
+    t0 = tm.start()
+    deadline = t0 + 10.0
+    while marker not in tm.capture():
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"{argv[-1]!r} never showed {marker!r}")
+    return time.perf_counter() - t0
+
+
+def measure_start(argv: list[str], marker: str, method: str = "process") -> float:
+    """Start `argv` in tmux: the seconds until `marker` is on the screen (no keys)."""
+    tm = Tmux(argv, method=method)
+    try:
+        return _started(tm, argv, marker)
+    finally:
+        tm.kill()
+
+
 def measure(
     argv: list[str], keys: list[str], marker: str, *, skip_header: bool, method: str = "process"
 ) -> tuple[float, list[float]]:
     """Start `argv` in tmux; return (start-up seconds, per-key latencies in seconds)."""
     tm = Tmux(argv, method=method)
     try:
-        t0 = tm.start()
-        deadline = t0 + 10.0
-        while marker not in tm.capture():
-            if time.perf_counter() > deadline:
-                raise RuntimeError(f"{argv[-1]!r} never showed {marker!r}")
-        startup = time.perf_counter() - t0
+        startup = _started(tm, argv, marker)
         time.sleep(0.3)  # let start-up work (and the D13 guard) pass
         lat: list[float] = []
         for k in keys:
@@ -273,14 +290,47 @@ def compile_like_an_install() -> None:
     compileall.compile_dir(Path(spit_tui.__file__).parent, quiet=1)
 
 
+def app_argvs() -> tuple[list[str], list[str]]:
+    """(spit-tui's command, the echo app's), as both are measured."""
+    py = sys.executable
+    return [py, "-m", "spit_tui", "--position", bench_position()], [py, str(HERE / "echo_app.py")]
+
+
+def startups(runs: int = 15, method: str = "process") -> dict[str, Any]:
+    """Start-up alone: echo and spit-tui started `runs` times each, in turns
+    (echo, spit, spit, echo, ...: neither always goes first after a pause), to
+    the first screen that shows each (spit-tui's board, "echo ready"). One start
+    swings by tens of ms on a loaded machine, so the ratio is of the medians
+    of many starts; each pair's own ratio is kept too (`pair_ratios`)."""
+    if shutil.which("tmux") is None:
+        raise RuntimeError("tmux is not installed")
+    compile_like_an_install()
+    spit_argv, echo_argv = app_argvs()
+    starts: dict[str, list[float]] = {"spit-tui": [], "echo": []}
+    for i in range(runs):
+        order = [("echo", echo_argv, "echo ready"), ("spit-tui", spit_argv, "pile a")]
+        for name, argv, marker in order if i % 2 == 0 else order[::-1]:
+            starts[name].append(measure_start(argv, marker, method))
+    spit, echo = (statistics.median(starts[n]) for n in ("spit-tui", "echo"))
+    pairs = [s / e for s, e in zip(starts["spit-tui"], starts["echo"], strict=True)]
+    return {
+        "method": method,
+        "runs": runs,
+        "startup_ms": round(spit * 1000, 1),
+        "baseline_startup_ms": round(echo * 1000, 1),
+        "startup_ratio": round(spit / echo, 3),
+        "pair_ratios": [round(r, 3) for r in pairs],
+        "pair_ratio_median": round(statistics.median(pairs), 3),
+        "startup_ms_runs": {n: [round(x * 1000, 1) for x in v] for n, v in starts.items()},
+    }
+
+
 def run(runs: int = 4, method: str = "process") -> dict[str, Any]:
     """Measure both apps `runs` times each, interleaved; return the figures and floors."""
     if shutil.which("tmux") is None:
         raise RuntimeError("tmux is not installed")
     compile_like_an_install()
-    py = sys.executable
-    spit_argv = [py, "-m", "spit_tui", "--position", bench_position()]
-    echo_argv = [py, str(HERE / "echo_app.py")]
+    spit_argv, echo_argv = app_argvs()
     keys = spit_keys()
     lat: dict[str, list[float]] = {"spit-tui": [], "echo": []}
     start: dict[str, list[float]] = {"spit-tui": [], "echo": []}
@@ -323,8 +373,15 @@ def run(runs: int = 4, method: str = "process") -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ap.add_argument("--runs", type=int, default=4, help="app starts per app (default 4)")
+    ap.add_argument(
+        "--runs", type=int, default=0, help="app starts per app (default 4; --startup-only 15)"
+    )
     ap.add_argument("--quick", action="store_true", help="one run each")
+    ap.add_argument(
+        "--startup-only",
+        action="store_true",
+        help="only start each app, in turns (--runs each, default 15): the start-up figures",
+    )
     ap.add_argument(
         "--method",
         choices=["process", "control"],
@@ -332,7 +389,18 @@ def main(argv: list[str] | None = None) -> int:
         help="process: a tmux command per poll (default); control: one control-mode client",
     )
     args = ap.parse_args(argv)
-    res = run(1 if args.quick else args.runs, args.method)
+    if args.startup_only:
+        got = startups(1 if args.quick else args.runs or 15, args.method)
+        if args.json:
+            print(json.dumps(got, indent=2))
+        else:
+            print(
+                f"start-up: spit-tui {got['startup_ms']} ms, echo {got['baseline_startup_ms']} ms"
+                f" (medians of {got['runs']}): ratio {got['startup_ratio']}"
+                f" (median of the pairs' {got['pair_ratio_median']})"
+            )
+        return 0
+    res = run(1 if args.quick else args.runs or 4, args.method)
     if args.json:
         print(json.dumps(res, indent=2))
     else:

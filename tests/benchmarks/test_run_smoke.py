@@ -129,3 +129,25 @@ def test_keycost_takes_each_keys_first_frame() -> None:
     assert [r["bytes_all"] for r in rows] == [340, 200]  # the fade's frame counts to its key
     assert [round(r["cpu_ms"], 3) for r in rows] == [2.0, 1.5]
     assert [round(r["idle_ms"], 3) for r in rows] == [2.1, 1.6]
+
+
+def test_startups_take_turns_and_report_the_medians(monkeypatch: pytest.MonkeyPatch) -> None:
+    """latency.startups (run.py's start-up figures): the apps start in turns,
+    each first every other time, and the ratio is of the two medians."""
+    import latency
+
+    order: list[str] = []
+    times = {"echo ready": iter([0.20, 0.22, 0.18]), "pile a": iter([0.25, 0.30, 0.24])}
+
+    def start(argv: list[str], marker: str, method: str = "process") -> float:
+        order.append(marker)
+        return next(times[marker])
+
+    monkeypatch.setattr(latency, "measure_start", start)
+    monkeypatch.setattr(latency, "compile_like_an_install", lambda: None)
+    monkeypatch.setattr(latency.shutil, "which", lambda name: "/usr/bin/tmux")
+    got = latency.startups(runs=3)
+    assert order == ["echo ready", "pile a", "pile a", "echo ready", "echo ready", "pile a"]
+    assert (got["startup_ms"], got["baseline_startup_ms"]) == (250.0, 200.0)
+    assert got["startup_ratio"] == 1.25
+    assert got["startup_ms_runs"]["spit-tui"] == [250.0, 300.0, 240.0]
