@@ -10,8 +10,9 @@
   other is told, and after the room's wait chooses on screen, both ways: the
   computer finishes the dropped seat (Enter), or the game stops (Ctrl+Q);
   every terminal is restored.
-- (slow) A whole game, each key chosen from the host's table and typed into
-  the terminal of its seat; then both press Enter: a rematch in the room.
+- (slow) A whole points game to 10, each key chosen from the host's table and
+  typed into the terminal of its seat; then both press Enter: a rematch in
+  the room.
 
 Set SPIT_SSH_TRANSCRIPT to a folder to keep the screens captured on the way.
 """
@@ -31,10 +32,13 @@ from typing import Any
 import pytest
 from testkit.terminals import Terminals, ThreadHost, choose, phase_mark
 
+from spit_tui.engine import Options, Variant
+
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("ssh") is None, reason="needs tmux and ssh"
 )
 
+POINTS_TO_10 = Options(variant=Variant.POINTS, target=10)  # a whole points game, soon over
 CODE = re.compile(r"-t NAME@127\.0\.0\.1 ([0-9a-z]{5}-[0-9a-z]{5})")
 
 
@@ -109,10 +113,12 @@ class ThreadDoor(ThreadHost):
 
 
 @pytest.fixture
-def door(tmp_path: Path) -> Iterator[ThreadDoor]:
+def door(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ThreadDoor]:
+    """The door; its rooms' game is the host's default, or (indirect
+    parametrisation) the Options given."""
     from spit_tui.net.host import Timings
 
-    d = ThreadDoor(tmp_path, seed=11, wait_s=2.0,
+    d = ThreadDoor(tmp_path, seed=11, wait_s=2.0, options=getattr(request, "param", None),
                    timings=Timings(countdown_s=0.3, stale_s=0.2, stuck_delay_s=0.2))
     yield d
     d.close()
@@ -238,6 +244,7 @@ def test_a_guest_whose_ssh_is_killed_mid_game(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("door", [POINTS_TO_10], indirect=True, ids=["points to 10"])
 def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor) -> None:
     from spit_tui.engine import Player
     from spit_tui.keys.intent import intent_for
@@ -278,8 +285,10 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
             time.sleep(0.05)
     winner = door.read(lambda: room.table.position.winner)
     who = ("ana", "ben")[winner]
+    assert door.read(lambda: room.table.game.options) == POINTS_TO_10  # the door's, from New room
     for name in names.values():
-        guests.wait(name, f"GAME OVER · {who} wins")
+        over = guests.wait(name, f"GAME OVER · {who} wins")
+        assert "(lowest wins at 10)" in over or "final score" in over, over
     guests.shot("game over", "ana", "ben")
     score = "match 1 : 0" if winner == 0 else "match 0 : 1"
     for name in names.values():
