@@ -163,17 +163,41 @@ async def test_the_watch_list_says_when_nothing_is_played_or_the_host_cannot_lis
             assert app.is_running and isinstance(app.screen, LobbyScreen)
 
 
-async def test_f1_shows_what_each_choice_does() -> None:
-    app = lobby_app(TITLE, check_code)
-    async with app.run_test(size=(100, 30)) as pilot:
-        help_box = app.screen.query_one("#help")
-        assert not help_box.display
-        await pilot.press("f1")
-        assert help_box.display
-        text = str(help_box.render())
-        assert all(e.help.split(":")[0] in text for e in ENTRIES)
-        await pilot.press("f1")
-        assert not help_box.display
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+async def test_f1_shows_what_each_choice_does_all_of_it_on_screen(size: tuple[int, int]) -> None:
+    """F1's page scrolls with the keys: every paragraph comes onto the screen
+    (the text is taller than 80x24; it was cut off under the menu), then Esc
+    or F1 is the menu again. The SSH door's lobby, with its three more entries."""
+    from datetime import date
+    from pathlib import Path
+
+    from testkit.screen import screen_text
+    from textual.containers import VerticalScroll
+
+    from spit_tui.app.lobbypages import history_entries
+    from spit_tui.app.lobbyscreens import LobbyHelpScreen
+
+    entries = ENTRIES + history_entries(Path("no-such.db"), "ana", date(2026, 1, 1))
+    app = lobby_app(TITLE, check_code, entries=entries)
+    async with app.run_test(size=size) as pilot:
+        for back in ("escape", "f1"):
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyHelpScreen)
+            seen = " ".join((await screen_text(pilot)).split())
+            box = app.screen.query_one("#lobby-help", VerticalScroll)
+            for _ in range(12):
+                await pilot.press("pagedown")
+                seen += " ".join((await screen_text(pilot)).split())
+            assert box.scroll_y == box.max_scroll_y  # the end of the text was reached
+            for e in entries:  # each paragraph's words, wrapped as they may be
+                assert " ".join(e.help.split()[:6]) in seen, (size, e.key)
+            await pilot.press(back)
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen) and app.is_running
+        await pilot.press("q")  # the menu's keys work again
+        await pilot.pause()
+    assert chosen(app) == Choice("quick")
 
 
 def test_lobby_snapshot(snap_compare: Callable[..., bool]) -> None:
@@ -198,6 +222,11 @@ def test_watch_list_snapshot(snap_compare: Callable[..., bool]) -> None:
 
 def test_computer_level_snapshot(snap_compare: Callable[..., bool]) -> None:
     assert snap_compare(lobby_app(TITLE, check_code), press=["c"], terminal_size=(100, 30))
+
+
+def test_lobby_help_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """F1 at the smallest size: the page's top, with the scroll bar that says there is more."""
+    assert snap_compare(lobby_app(TITLE, check_code), press=["f1"], terminal_size=(80, 24))
 
 
 async def test_the_lobby_is_the_one_app_and_the_games_own_keys_stay_out() -> None:
@@ -245,7 +274,7 @@ async def test_the_lobby_asks_a_name_once_keeps_it_and_f4_changes_it() -> None:
         await pilot.press("backspace", "backspace", "n", "a", "enter")
         assert isinstance(app.screen, LobbyScreen) and kept == ["Ana"]
         assert "You: Ana" in str(app.screen.query_one("#you", Static).render())
-        assert "F4: your name" in str(app.screen.query_one("#help", Static).render())
+        assert isinstance(app.screen, LobbyScreen) and "F4: your name" in app.screen.help_text()
         await pilot.press("f4")
         assert app.screen.query_one(Input).value == "Ana"  # the box starts from it
         await pilot.press("backspace", "backspace", "backspace", *"Ben", "enter")

@@ -216,11 +216,13 @@ class LobbyScreen(Screen[None]):
                 *(Option(f"{e.key}  {e.label}", id=e.kind) for e in self.entries.values()),
                 id="choices",
             )
-            named = self.mode.you is not None and self.mode.you.keep is not None
-            name = (NAME_HELP,) if named else ()
-            yield Static("\n".join((*(e.help for e in self.entries.values()), AFTER, *name)),
-                         id="help")
         yield Footer()
+
+    def help_text(self) -> str:
+        """What F1 shows: each choice's paragraph, then the lobby's own keys."""
+        named = self.mode.you is not None and self.mode.you.keep is not None
+        name = (NAME_HELP,) if named else ()
+        return "\n".join((*(e.help for e in self.entries.values()), AFTER, *name))
 
     def on_mount(self) -> None:
         self.query_one("#choices", OptionList).focus()
@@ -271,8 +273,11 @@ class LobbyScreen(Screen[None]):
             self.query_one("#choices", OptionList).focus()
 
     def action_help(self) -> None:
-        """F1: what each choice does, under them (F1 again hides it)."""
-        self.query_one("#help", Static).toggle_class("shown")
+        """F1: what each choice does, on its own page (Esc or F1 back)."""
+        from .lobbyscreens import LobbyHelpScreen
+
+        if self.app.screen is self:
+            self.app.push_screen(LobbyHelpScreen(self.help_text()), self._asked)
 
     def action_leave(self) -> None:
         self._end(None)

@@ -11,7 +11,7 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -29,6 +29,28 @@ class Question(ModalScreen[Choice | None]):
 
     def __init__(self) -> None:
         super().__init__(classes="lobby-question")
+
+
+class LobbyHelpScreen(Question):
+    """F1: what each choice does, as a page over the menu that scrolls with the
+    keys (the whole text is taller than an 80x24 terminal); Esc or F1 back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1", "dismiss(None)", "back to the menu"),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="lobby-help"):
+            yield Static("What each choice does   (↑ ↓ PgUp PgDn: more)", classes="title")
+            yield Static(self.text, id="help", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#lobby-help", VerticalScroll).focus()  # arrows and PgUp/PgDn scroll it
 
 
 def _usage_error() -> type[Exception]:
