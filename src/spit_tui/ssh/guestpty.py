@@ -42,6 +42,8 @@ class GuestPty:
     """Start with `start`; output goes to `on_output`, the end (exit status)
     to `on_exit`, once, after the last output."""
 
+    program: tuple[str, ...] = ("-m", "spit_tui.ssh.guest")  # run by this Python, then argv
+
     def __init__(
         self,
         argv: list[str],
@@ -76,7 +78,7 @@ class GuestPty:
             attrs[0] |= IUTF8
             termios.tcsetattr(slave, termios.TCSANOW, attrs)
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "spit_tui.ssh.guest", *self.argv,
+                sys.executable, *self.program, *self.argv,
                 stdin=slave, stdout=slave, stderr=slave, env=self.env, close_fds=True,
             )  # fmt: skip
         except BaseException:

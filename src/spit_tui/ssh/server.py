@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+from asyncssh.constants import MSG_IGNORE
 
 from spit_tui.command import PROG, UsageError
 from spit_tui.engine import Options
@@ -67,6 +68,7 @@ GUEST_ENV = (
     "SPIT_LAYOUT", "COLORTERM", "SPIT_PALETTE", "SPIT_SUITS", "SPIT_CARDS", "SPIT_MARKS",
 )
 TERM_DEFAULT = "xterm-256color"
+EMPTY_STRING = b"\0\0\0\0"  # an SSH string of no bytes: MSG_IGNORE's filler
 
 
 def _plain(text: str | None, limit: int = 64) -> str | None:
@@ -167,6 +169,7 @@ class GuestServer(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        _no_ignore_packets(conn)
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         n = self.door.pending.get(self.address, 0) + 1
@@ -222,6 +225,26 @@ class GuestServer(asyncssh.SSHServer):
             return False  # one game per connection
         self.session = GuestSession(self)
         return self.session
+
+
+def _no_ignore_packets(conn: asyncssh.SSHServerConnection) -> None:
+    """asyncssh sends an empty MSG_IGNORE before every packet once it encrypts:
+    RFC 4251's defence of CBC modes, whose next IV an attacker could know. The
+    door's ciphers are asyncssh's defaults, none of them CBC, where it defends
+    nothing, and it cost every frame a guest gets a second packet: its
+    encryption, its own send on the socket and the client's decryption (about
+    a tenth of the door's hop: benchmarks/ssh_hop.py). Where a CBC cipher was
+    agreed all the same, they are kept."""
+    send = conn.send_packet
+
+    def send_packet(pkttype: int, *args: bytes, **kwargs: Any) -> None:
+        if pkttype == MSG_IGNORE and args == (EMPTY_STRING,):
+            cipher = conn.get_extra_info("send_cipher")
+            if not (isinstance(cipher, str) and cipher.endswith("-cbc")):
+                return
+        send(pkttype, *args, **kwargs)
+
+    setattr(conn, "send_packet", send_packet)  # noqa: B010  (asyncssh calls it so)
 
 
 class GuestSession(asyncssh.SSHServerSession[bytes]):
