@@ -185,3 +185,14 @@ def test_the_real_time_signals_are_the_ones_handled_after_the_first_frame() -> N
     assert realtime(signal.SIGRTMIN) and realtime(signal.SIGRTMAX)
     for name in ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGALRM", "SIGPWR"):
         assert not realtime(getattr(signal, name)), name
+
+
+def test_only_the_lobby_reads_the_lobbys_stylesheet() -> None:
+    """Each stylesheet is parsed at every start of the app that reads it."""
+    from testkit.app import make_app
+
+    from spit_tui.app.lobby import lobby_app
+
+    assert [p.name for p in make_app().css_path] == ["app.tcss"]
+    lobby = lobby_app("a host", lambda code: code)
+    assert [p.name for p in lobby.css_path] == ["app.tcss", "lobby.tcss"]

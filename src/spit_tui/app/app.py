@@ -75,7 +75,7 @@ NEW_GAME_GUARD_S = 1.0  # Enter right after the last card must not start a new g
 
 
 class SpitApp(App[None]):
-    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "lobby.tcss"]  # (the lobby: a mode)
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss"]  # and the mode's (Mode.stylesheets)
     TITLE = "spit-tui"
     COMMAND_PALETTE_DISPLAY = "Ctrl+P"  # the game's commands and the themes (app/palette.py)
     first_run = False  # set by the command line when no layout was chosen anywhere
@@ -128,8 +128,9 @@ class SpitApp(App[None]):
         `keymap`: the players' keys (US QWERTY, or the given table's, if None);
         `use_keys` changes them later.
         """
-        super().__init__()
-        self.mode = mode if mode is not None else LocalMode()
+        mode = mode if mode is not None else LocalMode()
+        super().__init__(css_path=[*self.CSS_PATH, *mode.stylesheets])
+        self.mode = mode
         self.title = self.mode.title
         if self.no_color:
             # NO_COLOR: Textual's default is to draw in greys, which leaves red

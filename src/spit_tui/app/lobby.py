@@ -147,6 +147,7 @@ class LobbyMode(Mode):
     (None: the player left)."""
 
     title = "spit-tui lobby"
+    stylesheets = ("lobby.tcss",)
     names_key = ""
     new_games = False
     asks_before_quit = False  # nothing to lose: Ctrl+Q leaves at once
