@@ -102,18 +102,26 @@ def _computer_words() -> set[tuple[str, Outcome]]:
 
 def _seat_words() -> set[tuple[str, Outcome]]:
     """What a seat at a host's game says itself, beside its player (the other
-    half's key, a key too soon), and what a watcher's key says: the storms
-    play a table, which says none of these."""
+    half's key, a key too soon), what a watcher's key says, and what the host's
+    room says beside a player (with the longest name): the storms play a
+    table, which says none of these."""
+    from spit_tui.names import MAX_CELLS
+    from spit_tui.net.host import taken_over_words
     from spit_tui.net.remote import RemoteSeat
+    from spit_tui.net.room import rematch_words
     from spit_tui.net.watchcmd import NO_KEYS
 
-    out = {(NO_KEYS, Outcome.IGNORED)}
+    longest = "W" * MAX_CELLS  # a name as long as a name may be
+    out = {(NO_KEYS, Outcome.IGNORED), (taken_over_words(longest), Outcome.IGNORED)}
+    out |= {(words, Outcome.IGNORED) for words in rematch_words(longest, longest)}
     for me in PLAYERS:
         seat = RemoteSeat(me, lambda row, slot: None, VirtualClock(), 0.2)
         for intent in (US.keys["q"], US.keys["p"]):
             d = seat.submit_intent(intent)
             out.add((d.message, d.outcome))
-    assert len(out) == 4, out  # the watcher's, both halves' "use its keys", "too soon"
+    # the watcher's, the room's three (a seat taken over, a rematch asked), both
+    # halves' "use its keys", "too soon"
+    assert len(out) == 7, out
     return out
 
 

@@ -191,9 +191,9 @@ def test_both_asking_for_a_rematch_starts_a_new_game_in_the_room() -> None:
     ana.receive(body({"type": "rematch"}), 1e6)
     assert room.table.game is first  # type: ignore[attr-defined]
     views = [m for m, _ in b.sent if m["type"] == "view"]
-    assert views[-1]["message"]["text"] == "ana wants a rematch: Enter"
+    assert views[-1]["message"]["text"] == "ana wants a rematch"
     views = [m for m, _ in a.sent if m["type"] == "view"]
-    assert views[-1]["message"]["text"] == "a rematch: waiting for ben"
+    assert views[-1]["message"]["text"] == "rematch: waiting for ben"
     ben.receive(body({"type": "rematch"}), 1e6)
     game = room.table.game  # type: ignore[attr-defined]
     assert game is not first and not game.over and room.games == 2  # type: ignore[attr-defined]

@@ -295,7 +295,7 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
         guests.wait(name, score)
     first = door.read(lambda: room.table.game)
     guests.key("ana", "Enter")  # ana asks for a rematch; ben is told
-    guests.wait("ben", "ana wants a rematch: Enter")
+    guests.wait("ben", "ana wants a rematch")
     guests.shot("ana asks for a rematch", "ana", "ben")
     guests.key("ben", "Enter")
     for name in names.values():  # a new game in the same room, the same names

@@ -66,6 +66,13 @@ class Timings:
     stuck_delay_s: float = STUCK_DELAY_S
 
 
+def taken_over_words(name: str) -> str:
+    """Beside the player still there once the computer plays `name`'s seat
+    (the board shows its level there): fits their message line with the
+    longest name."""
+    return f"{name}: the computer plays"
+
+
 class Host:
     """The rooms and the listening socket of one host process."""
 
@@ -308,8 +315,8 @@ class Host:
         since = table.clock.now() - table.shown.started_at
         name = table.seats.names[p]
         room.seat_computer(p, SeatComputer.seat(table, p, pace.rung, since))
+        table.messages.say(Player(1 - p), taken_over_words(name))
         line = f"the computer plays {name}'s seat from here: level {pace.rung}"
-        table.messages.say(Player(1 - p), line)
         self.on_notice(f"room {room.code}: {line} ({pace.words(name)})")
 
     def own_seat_left(self, room: Room, p: Player) -> None:

@@ -143,6 +143,13 @@ class Seat:
     identity: str | None = None  # the SSH key its player came in with (a door's pass)
 
 
+def rematch_words(asker: str, other: str) -> tuple[str, str]:
+    """What each seat is told when `asker` asks for a rematch and `other` has
+    not yet: (beside the asker, beside the other). Each fits a player's message
+    line with the longest name (the game-over banner says Enter asks for one)."""
+    return f"rematch: waiting for {other}", f"{asker} wants a rematch"
+
+
 @dataclass
 class Room:
     """One game on the host and the two seats at it."""
@@ -340,8 +347,9 @@ class Room:
         # (the computer's seats always want one; each seat sees its own message only)
         if len(self.rematch | self.computers.keys()) < len(self.seats):
             other = Player(1 - p)
-            table.messages.say(p, f"a rematch: waiting for {table.seats.names[other]}")
-            table.messages.say(other, f"{table.seats.names[p]} wants a rematch: Enter")
+            to_asker, to_other = rematch_words(table.seats.names[p], table.seats.names[other])
+            table.messages.say(p, to_asker)
+            table.messages.say(other, to_other)
             return
         self.rematch.clear()
         for c in self.computers.values():
