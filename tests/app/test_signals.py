@@ -15,7 +15,12 @@ from testkit.app import settle
 
 from spit_tui.app import SpitApp
 from spit_tui.app.computer import PASS_KEYS, ComputerMode, computer_app
-from spit_tui.app.signals import ending_signals, watch_continue
+from spit_tui.app.signals import (
+    end_on_signals,
+    ending_signals,
+    stop_ending_on_signals,
+    watch_continue,
+)
 from spit_tui.clock import VirtualClock
 from spit_tui.engine import Game, Player
 from spit_tui.table import Table
@@ -55,6 +60,23 @@ def test_every_catchable_ending_signal_is_handled_and_no_other() -> None:
     for name in ("SIGKILL", "SIGSTOP", "SIGCONT", "SIGTSTP", "SIGCHLD", "SIGWINCH",
                  "SIGPIPE", "SIGXFSZ", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL"):  # fmt: skip
         assert getattr(signal, name) not in sigs, name
+
+
+async def test_an_app_gives_its_signals_back_for_the_next_app_on_its_loop() -> None:
+    """The lobby and the game it starts are two apps on one loop; the game takes
+    the signals nobody handles. A lobby that kept SIGHUP left the game deaf to
+    its terminal closing (real terminals: tests/net/test_directory_lobby.py,
+    whose `join` then ran on, spinning)."""
+    loop = asyncio.get_running_loop()
+    saved = signal.getsignal(signal.SIGHUP)
+    try:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        handled = end_on_signals(loop, lambda signum: None, [signal.SIGHUP])
+        assert handled == [signal.SIGHUP] and signal.SIGHUP not in ending_signals()
+        stop_ending_on_signals(loop, handled)
+        assert signal.SIGHUP in ending_signals()
+    finally:
+        signal.signal(signal.SIGHUP, saved)
 
 
 def test_a_signal_someone_else_handles_is_left_to_them_but_sigint() -> None:

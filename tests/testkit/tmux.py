@@ -5,7 +5,9 @@ its own panes on `TmuxServer` and kills only the server it started."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import time
 import uuid
@@ -41,7 +43,54 @@ class TmuxServer:
         raise AssertionError(screen)
 
     def close(self) -> None:
+        """Kill the server, and with it every process its panes started (a closed
+        terminal's hang-up). One still running LEFT_S after is killed and the
+        test fails naming it: a `join` whose terminal had closed once ran on,
+        spinning on the dead terminal, for the rest of the suite and after."""
+        panes = [int(p) for p in self.tmux("list-panes", "-a", "-F", "#{pane_pid}").split()]
         self.tmux("kill-server")
+        left = still_running(panes, LEFT_S)
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        assert not left, "still running after their terminal closed (killed):\n" + "\n".join(
+            left.values()
+        )
+
+
+LEFT_S = 10.0  # a game stores its game and restores the terminal within a second or two
+
+
+def _sessions() -> dict[int, tuple[int, str]]:
+    """Every live process: pid -> (its session, its command line)."""
+    out: dict[int, tuple[int, str]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if fields[0] == b"Z":  # ended, not yet reaped
+                continue
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:  # it ended meanwhile
+            continue
+        out[int(entry.name)] = (int(fields[3]), cmd)
+    return out
+
+
+def still_running(sessions: list[int], bound_s: float) -> dict[int, str]:
+    """The processes of these sessions (a pane's process leads one) still running
+    after up to `bound_s`: pid -> command line. Empty where /proc is missing."""
+    if not sessions or not os.path.isdir("/proc"):
+        return {}
+    deadline = time.monotonic() + bound_s
+    while True:
+        left = {pid: cmd for pid, (sid, cmd) in _sessions().items() if sid in sessions}
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
 
 
 def process_state(pid: int) -> str:

@@ -49,6 +49,7 @@ from spit_tui.app.signals import (
     ending_signals,
     owns_terminal,
     realtime,
+    stop_ending_on_signals,
     watch_continue,
 )
 from spit_tui.app.status import HeaderBar
@@ -142,6 +143,8 @@ class SpitApp(App[None]):
         self.seed = seed
         self._games = 0
         self._wakeup: asyncio.TimerHandle | None = None  # see _wake_for_next_event
+        # the loop and the ending signals this app handles there (_handle_signals)
+        self._signals_handled: tuple[asyncio.AbstractEventLoop, list[int]] | None = None
         self.history: HistoryWriter | None = None  # see attach_history
         self.match: MatchScore | None = None  # see start_match
         self._counted = False  # the game in play is counted into the match (it ended)
@@ -332,6 +335,9 @@ class SpitApp(App[None]):
     def on_unmount(self) -> None:
         if self._wakeup is not None:
             self._wakeup.cancel()
+        if self._signals_handled is not None:
+            stop_ending_on_signals(*self._signals_handled)
+            self._signals_handled = None
         if self.history is not None:
             self.history.finish(self.table)
 
@@ -556,9 +562,12 @@ class SpitApp(App[None]):
             return
         loop = asyncio.get_running_loop()
         sigs = ending_signals()
-        end_on_signals(loop, self.ended_by_signal, [s for s in sigs if not realtime(s)])
+        handled = end_on_signals(loop, self.ended_by_signal, [s for s in sigs if not realtime(s)])
         later = [s for s in sigs if realtime(s)]  # right after the first frame (signals.py)
-        self.call_after_refresh(end_on_signals, loop, self.ended_by_signal, later)
+        self.call_after_refresh(
+            lambda: handled.extend(end_on_signals(loop, self.ended_by_signal, later))
+        )
+        self._signals_handled = (loop, handled)  # given back at the end (on_unmount)
         watch_continue(self._driver, loop, self.continued)
         # immediate: Ctrl+Z stops the process right after publishing, before a
         # queued callback could run, and the pause must start before the stop

@@ -87,6 +87,17 @@ def end_on_signals(
     return handled
 
 
+def stop_ending_on_signals(loop: asyncio.AbstractEventLoop, sigs: Iterable[int]) -> None:
+    """Give `sigs` back to their default (SIGINT to Python's), for the next app
+    on this loop: the lobby and the game it starts are two apps on one loop,
+    and the game takes only the signals nobody handles (`ending_signals`). A
+    lobby that kept them kept SIGHUP for itself, ended: the game then never
+    ended when its terminal closed, and spun on the dead terminal."""
+    for sig in sigs:
+        with contextlib.suppress(ValueError, NotImplementedError, RuntimeError, OSError):
+            loop.remove_signal_handler(sig)
+
+
 def owns_terminal() -> bool:
     """Is this process in the terminal's foreground (not continued in the
     background, and the terminal not hung up)?"""
