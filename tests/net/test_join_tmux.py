@@ -6,7 +6,8 @@
   the same command run again resumes exactly, and the host quitting ends
   the joined app with one line and a non-zero exit.
 - `host --seat left` plays with the keys its player chose (`--layout fr`, or
-  SPIT_LAYOUT=fr): AZERTY on the board, and an AZERTY key plays its card.
+  SPIT_LAYOUT=fr): AZERTY on the board, and an AZERTY key plays its card;
+  and with its player's name (`--name`, else the kept one) on both boards.
 - (slow) A whole game: a host on 127.0.0.1 in this process and two `join`
   terminals, each key chosen from the host's table and typed into the
   terminal of its seat.
@@ -96,6 +97,29 @@ def host_plays_azerty(terms: Terminals, extra: list[str], env: str) -> None:
     after = terms.wait("host", "LEFT K♠ → a")
     assert "LEFT  23 cards" in after, after
     terms.shot("azerty host", "host", "guest")
+    terms.key("host", "C-q")
+    terms.wait("host", "Quit the game?")
+    terms.key("host", "Enter")
+    assert "EXIT=0" in terms.wait("host", "EXIT=")
+
+
+@pytest.mark.parametrize("named", ["kept", "--name"])
+def test_the_hosts_seat_has_its_players_name_on_both_boards(terms: Terminals, named: str) -> None:
+    """The host's own player is named as a joiner is (issue 20 item 3): by
+    --name, else by the name the lobby keeps (players.toml's `me`); both
+    boards show it, beside the joiner's own."""
+    from spit_tui.names import remember_me
+
+    assert remember_me("Bea") is None  # the kept name, in this test's own user folders
+    argv = ["host", "--port", "0", "--seat", "left", "--seed", "7"]
+    name = "Ana" if named == "--name" else "Bea"
+    terms.start("host", [*argv, "--name", "Ana"] if named == "--name" else argv)
+    screen = terms.wait("host", "For the other player:")
+    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
+    assert m, screen
+    terms.start("guest", [*m[1].split(), "--name", "Cy"])
+    for who in ("host", "guest"):
+        terms.wait(who, f"{name} … press any key     Cy … press any key")
     terms.key("host", "C-q")
     terms.wait("host", "Quit the game?")
     terms.key("host", "Enter")

@@ -4,7 +4,8 @@ Starts a Host (net.host), makes its first room and prints the code to join
 with. With `--seat`, the host's own terminal plays that seat: the same app a
 `join` runs, seated in process (net.seat.LocalSeat: the public view, no
 socket), with the join command to give the other player on its banner until
-they come. A seat that drops has `--wait` seconds to come back before its
+they come, and its player's name (`--name`, else the one `join`'s lobby
+keeps) on both boards. A seat that drops has `--wait` seconds to come back before its
 room is stopped with one line to everyone still there. The games are stored
 in the host's history, like games at one keyboard (`--db`, `--no-history`).
 The seat starts as every board does (spit_tui.startup): its keys (--layout,
@@ -31,11 +32,12 @@ from spit_tui.command import (
     shown,
 )
 from spit_tui.engine import Options, Player
+from spit_tui.names import name_problem
 from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
 from .directory import TTL_S, parse_url, safe_url
 from .host import DEFAULT_PORT, WAIT_S, Host
-from .joincmd import parse_address, valid_host
+from .joincmd import parse_address, valid_host, your_name
 from .room import Room
 
 NAME = f"{PROG} host"
@@ -123,6 +125,11 @@ def build_parser() -> Parser:
     p.add_argument(
         "--seat", choices=("left", "right"), help="play this seat of the first room here yourself"
     )
+    p.add_argument(
+        "--name", metavar="NAME",
+        help="with --seat: your name on both boards (default: the one the lobby of "
+        "'spit-tui join HOST' keeps in players.toml)",
+    )
     add_wait_argument(p)
     p.add_argument(
         "--directory", metavar="URL",
@@ -188,21 +195,30 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
         raise UsageError(f"--bind: not an address or host name: {shown(args.bind)}")
     directory_args(args)
     if args.seat is None:
-        given = [f"--{n.replace('_', '-')}" for n in BOARD_OPTIONS if getattr(args, n) is not None]
+        seat_only = (*BOARD_OPTIONS, "name")
+        given = [f"--{n.replace('_', '-')}" for n in seat_only if getattr(args, n) is not None]
         if given:
             raise UsageError(f"{given[0]} is for the seat played here: add --seat")
         if args.force or args.append:
             raise UsageError(f"--{'force' if args.force else 'append'} needs --decision-log")
         return args, port, wait_s
+    if args.name is not None:
+        problem = name_problem(args.name)
+        if problem is not None:
+            raise UsageError(f"--name: {problem}: {shown(args.name)}")
+        args.name = args.name.strip()
     problem = board_options_problem(args)
     if problem is not None:
         raise UsageError(problem)
     return args, port, wait_s
 
 
-async def _play_seat(host: Host, room: Room, seat: Player, invite: str, board: Board) -> int:
+async def _play_seat(
+    host: Host, room: Room, seat: Player, invite: str, board: Board, name: str | None = None
+) -> int:
     """Run the app for the host's own seat until it quits (the one start-up's
-    run: its end line is printed there); the exit status. Quit with the
+    run: its end line is printed there); the exit status. `name`: its
+    player's, on both boards (None: the seat's own, LEFT or RIGHT). Quit with the
     player's own key (status 0), it is a leave: the room stops at once and
     the other player is told who left (Host.own_seat_left), not that a host
     went away; a signal or an error is the host stopping, as before."""
@@ -219,6 +235,8 @@ async def _play_seat(host: Host, room: Room, seat: Player, invite: str, board: B
 
     async def start(app: SpitApp) -> None:
         local.attach(table, lambda line: app.finish(f"{NAME}: {line}"))
+        if name is not None and local.table is not None:  # (the seat was taken)
+            room.name_seat(seat, name)
 
     app = seat_app(table, start, local.rematch, takeover=local.takeover)
     app.first_run = board.asks_keyboard()
@@ -290,7 +308,8 @@ async def _run(args: argparse.Namespace, port: int, wait_s: float, board: Board 
     try:
         if board is not None:
             seat = Player(("left", "right").index(args.seat))
-            return await _play_seat(host, room, seat, invite, board)
+            name = your_name(args.name).name  # as `join HOST CODE`: given, else the kept one
+            return await _play_seat(host, room, seat, invite, board, name)
         await host.server.serve_forever()
     except asyncio.CancelledError:  # Ctrl+C (asyncio.run cancels this task), SIGTERM, SIGHUP
         print(f"{NAME}: stopped", file=sys.stderr)
