@@ -65,7 +65,22 @@ def pytest_configure(config: pytest.Config) -> None:
 SLOW_TIMEOUT = 3600
 
 
+def long_first(items: list[pytest.Item]) -> None:
+    """Tests marked `long(SECONDS)` first, longest first, the rest as collected.
+    A parallel run (worksteal) gives each worker a run of the list and the
+    others take from its end when they run dry; a long test there starts late
+    and holds the suite's end while the other workers wait. At the front, the
+    first worker runs them one after another while the others do the rest."""
+
+    def seconds(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return float(mark.args[0]) if mark is not None else 0.0
+
+    items.sort(key=seconds, reverse=True)  # stable: the rest keep their order
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    long_first(items)
     if config.getoption("--run-slow"):
         for item in items:
             if "slow" in item.keywords and item.get_closest_marker("timeout") is None:

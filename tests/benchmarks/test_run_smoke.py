@@ -53,6 +53,7 @@ def _run(*args: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.long(10)
 def test_engine_and_sim_figures_and_the_json_shape() -> None:
     data = _run("--no-terminal")
     for k in KEYS:

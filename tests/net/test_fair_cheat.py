@@ -15,6 +15,7 @@ import json
 import random
 from functools import partial
 
+import pytest
 from simnet import SimRoom
 
 from spit_tui.engine import Player
@@ -76,6 +77,7 @@ def test_both_players_are_told_when_a_seats_pings_are_unusual() -> None:
     assert left_view is not None and left_view["ping"][1] < 40  # the distance held on
 
 
+@pytest.mark.long(12)
 async def test_through_real_sockets_the_kernel_proves_the_cheater_near() -> None:
     from testkit.cheat import cheat_races
 
@@ -84,6 +86,7 @@ async def test_through_real_sockets_the_kernel_proves_the_cheater_near() -> None
     assert wins <= 3, wins  # of 20 races the honest seat pressed 20-120 ms sooner
 
 
+@pytest.mark.long(12)
 async def test_the_hosts_own_seat_is_not_held_for_a_cheater() -> None:
     from testkit.cheat import cheat_races
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 from test_host import FAST
 from testkit.procs import stop
 
@@ -201,6 +202,7 @@ sys.exit(main(["host", "--port", "0", "--no-history"]))
 """
 
 
+@pytest.mark.long(7)
 def test_out_of_descriptors_the_host_says_so_in_one_line_and_serves_again() -> None:
     """A flood of connections against a host allowed 64 descriptors: at most
     a line or two on its console (it was a traceback per failed accept), and

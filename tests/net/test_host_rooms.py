@@ -152,6 +152,7 @@ async def test_the_stored_pace_is_read_off_the_loop_and_the_level_offered_plays(
         await host.close()
 
 
+@pytest.mark.long(7)
 async def test_a_finished_game_is_stored_in_the_hosts_history(tmp_path: Path) -> None:
     db = tmp_path / "history.db"
     host = Host(port=0, timings=FAST, seed=3, history=HistoryWriter(db))

@@ -18,6 +18,7 @@ QUICK = (0.0, 0.001)  # seconds a bot thinks before each key
 GAME_S = 60.0  # a bound, not a speed: the game takes a few seconds
 
 
+@pytest.mark.long(9)
 async def test_two_bot_clients_play_a_whole_game_through_the_host() -> None:
     host = Host(port=0, timings=FAST, seed=3)
     await host.start()

@@ -432,6 +432,7 @@ def per_1000_keys() -> dict[str, float]:
     return {k: 1000 * SEEN[k] / SEEN["keys"] for k in FLOORS}
 
 
+@pytest.mark.long(26)
 def test_key_storm() -> None:
     """About 10,000 keys (SPIT_STORM_KEYS can only make this one shorter). The
     whole default run moves games along no less than before the repeat rule

@@ -147,6 +147,7 @@ def check(s: Soak, first: int, last: int) -> None:
     assert slow_last < max(3 * slow_first, 0.005), "frames got slower over the session"
 
 
+@pytest.mark.long(13)
 async def test_soak_short() -> None:
     # Measured from the end of game 2: in a long test process the first game's
     # end (the history's first store, its worker's first rating) grew the RSS

@@ -205,6 +205,7 @@ async def test_an_idle_guest_is_let_go(tmp_path: Path) -> None:
         assert b"nothing typed for 0.5 s" in screen.out and screen.status == 1
 
 
+@pytest.mark.long(11)
 async def test_an_idle_guest_in_a_game_gets_a_restored_terminal(tmp_path: Path) -> None:
     async with served(tmp_path, idle_s=8.0) as s:
         g = await connect(s)

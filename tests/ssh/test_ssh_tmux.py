@@ -194,6 +194,7 @@ def test_two_openssh_clients_play_and_leave_their_terminals_as_they_were(
 @pytest.mark.parametrize(
     "choice", ["computer", pytest.param("stop", marks=pytest.mark.slow)]
 )  # (stopping is also driven over sockets in tests/net/test_host_rooms.py, in the default run)
+@pytest.mark.long(8)
 def test_a_guest_whose_ssh_is_killed_mid_game(
     guests: Guests, door: ThreadDoor, choice: str
 ) -> None:
