@@ -40,10 +40,11 @@ NOT_AT_START = (
     "textual.drivers.web_driver",
 )
 
-# Runs in the game's process: `python -c PROBE OUT ARGS`. It patches Textual's
-# frame writer when textual.app loads (not before: loading it first would change
-# what is measured), notes the modules and the collector at the first frame,
-# and half a second later notes the collector again and quits.
+# Runs in the game's process: `python -c PROBE OUT ARGS`. When textual.app loads
+# (well inside the start; not before it: loading it first would change what is
+# measured) it notes the collector and patches Textual's frame writer; at the
+# first frame it notes the modules, and half a second later the collector again,
+# and quits.
 PROBE = textwrap.dedent(
     """
     import gc, importlib.abc, importlib.util, sys
@@ -52,13 +53,13 @@ PROBE = textwrap.dedent(
     seen = {}
 
     def patch(App):
+        seen["held"] = not gc.isenabled()
         display = App._display
 
         def first(self, screen, renderable):
             display(self, screen, renderable)
-            if not seen:
+            if "modules" not in seen:
                 seen["modules"] = sorted(sys.modules)
-                seen["held"] = not gc.isenabled()
                 self.set_timer(0.5, lambda: later(self))
 
         App._display = first
@@ -112,7 +113,7 @@ def test_the_local_game_starts_without_the_other_doors_and_with_the_collector_he
     ]
     assert loaded == []
     assert "spit_tui.app.app" in seen["modules"]  # the probe did see the game's modules
-    assert seen["held"] is True  # no collection on the way to the first frame
+    assert seen["held"] is True  # no collection on the way to the board
     assert seen["enabled_after"] is True  # ... and the collector runs again after it
     assert seen["frozen_after"] > 10_000  # over the start's objects, frozen
 
