@@ -18,6 +18,7 @@ from spit_tui.app.computer import computer_app
 from spit_tui.engine import Player
 from spit_tui.match import Match
 from spit_tui.store.history import HistoryWriter
+from spit_tui.store.overlines import SET_POSITION
 
 OVER = "play 4 one:R - :7h/-/-/-/- - 8s :Kd/2c:Qd/:4h/:5s/Ac:Jh 6d6h 0,0"  # L1a ends it
 R = Player.RIGHT
@@ -87,10 +88,13 @@ async def test_a_game_from_a_set_position_moves_no_rating_and_sets_no_best(
     tmp_path: Path,
 ) -> None:
     """The same last card as above, but counted as what it is: a game begun from
-    a set position (a 1-second "win"), kept in the history and rated not at all."""
+    a set position (a 1-second "win"), kept in the history and rated not at all;
+    the game-over banner says so, in place of its figures."""
     path = tmp_path / "h.sqlite3"
     text = await _game_over_text(path)
-    assert "GAME OVER" in text and "new best" not in text and "rating" not in text
+    assert "GAME OVER" in text and "new best" not in text and "cards a minute" not in text
+    assert SET_POSITION in text  # (it was the cards-a-minute line, and nothing on counting)
+    assert "rating" not in text.replace(SET_POSITION, "")
     conn = sqlite3.connect(path)
     try:
         assert conn.execute(
@@ -110,6 +114,13 @@ def test_snapshot_game_over_with_a_rating_change_and_a_new_best(
     snap_compare: Snap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     count_set_starts(monkeypatch)  # near the end, counted as if dealt
+    path = tmp_path / "h.sqlite3"
+    seed_history(path)
+    assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish)
+
+
+def test_snapshot_game_over_from_a_set_position(snap_compare: Snap, tmp_path: Path) -> None:
+    """The same game over, counted as what it is: the banner says it counts for nothing."""
     path = tmp_path / "h.sqlite3"
     seed_history(path)
     assert snap_compare(over_app(path), terminal_size=(80, 24), run_before=_finish)

@@ -100,3 +100,23 @@ def test_a_set_position_game_stored_before_loses_its_rating_on_migration(
         assert {s.name: s.games for s in all_stats(conn)} == {"ANA": 2, "BEN": 2}
     finally:
         conn.close()
+
+
+def test_a_set_position_game_is_no_best_for_the_game_over_line(tmp_path: Path) -> None:
+    """The game-over line compares this game's cards a minute with each
+    player's best: a finish from a set position is not one (it was, so a
+    3-second "win" set a best every dealt game after it fell short of)."""
+    from spit_tui.store.figures import figures
+    from spit_tui.store.overlines import figures_line
+
+    path = tmp_path / "h.sqlite3"
+    stored_match(path, 1, names=("ANA", "BEN"), position=ELSEWHERE)
+    stored_match(path, 2, names=("ANA", "BEN"))
+    (text, seconds), *_ = rows(path, "SELECT record, play_seconds FROM games WHERE id = 2")
+    conn = sqlite3.connect(path)
+    try:
+        line = figures_line(conn, 2, figures(parse_record(str(text))), ("ANA", "BEN"),
+                            float(seconds))  # type: ignore[arg-type]
+    finally:
+        conn.close()
+    assert "best" not in line and line.startswith("ANA "), line  # nothing to compare with

@@ -374,14 +374,14 @@ class HistoryWriter:
         if snap.finished and fig is not None:
             with contextlib.suppress(Exception):  # the game is stored; only the line is not
                 game_id = self.game_ids[snap.key]
-                from spit_tui.store.overlines import after_line, figures_line
+                from spit_tui.store.overlines import SET_POSITION, after_line, figures_line
 
-                lines = [
+                lines = [SET_POSITION] if not snap.record.from_deal() else [
                     figures_line(
                         conn, game_id, fig, snap.names, snap.play_seconds, snap.rungs
                     ),
                     after_line(conn, game_id, snap.daily),
-                ]
+                ]  # fmt: skip
                 self._figures[snap.key] = "\n".join(line for line in lines if line)
         if note and self.on_problem is not None:
             self.on_problem(f"a stored game does not replay ({note})")

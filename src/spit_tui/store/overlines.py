@@ -16,6 +16,9 @@ from spit_tui.store.ratings import Rating
 from spit_tui.store.stored import real, text
 
 LINE_W = 76
+# a game begun from a position set by hand (--position, a help position, @FILE):
+# stored and replayable, never counted (store/rated.py), and said so at its end
+SET_POSITION = "Begun from a set position: kept, but not counted for ratings, bests or stats"
 
 
 def figures_line(
@@ -38,7 +41,8 @@ def figures_line(
         (best,) = conn.execute(
             "SELECT max(gp.cards * 60.0 / g.play_seconds) FROM game_players gp"
             " JOIN games g ON g.id = gp.game_id"
-            " WHERE gp.name = ? AND g.finished = 1 AND g.id != ? AND g.play_seconds > 0",
+            " WHERE gp.name = ? AND g.finished = 1 AND g.id != ? AND g.play_seconds > 0"
+            " AND g.set_start = 0",  # a 3-second finish from a set position is no best
             (name, game_id),
         ).fetchone()
         if best is None:
