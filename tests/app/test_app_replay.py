@@ -12,9 +12,9 @@ from spit_tui import cli
 from spit_tui.app import SpitApp
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
-from spit_tui.app.replay import SPEEDS, ReplayMode, replay_app
+from spit_tui.app.replay import OVER_KEYS, SPEEDS, ReplayMode, replay_app
 from spit_tui.clock import VirtualClock, clock_text
-from spit_tui.engine import Game, Player, Record, format_record
+from spit_tui.engine import Game, Phase, Player, Record, format_record
 from spit_tui.store.records import record_of
 from spit_tui.table import Outcome, Table
 
@@ -91,6 +91,30 @@ async def test_playing_follows_the_record_and_reaches_its_end() -> None:
         assert app.table.game.log == rec.actions
         await pilot.press("space")
         assert not replay(app).playing
+
+
+async def test_the_replays_banner_tells_what_the_players_did_never_keys_to_press() -> None:
+    """A replay's viewer has its own keys only: the banner says what the
+    players do (it said "both press any key of your half to spit"), and at
+    game over the replay's keys."""
+    rec, _ = _record(5)
+    app = replay_app(rec, "test", playing=False)
+
+    def said() -> str:
+        return str(app.screen.query_one(Banner).render())
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        opening = said()
+        assert "Round 1: both players spit to begin" in opening, opening
+        assert "ANN … not yet" in opening and "BO … not yet" in opening
+        while app.table.position.phase is not Phase.PLAY:
+            await pilot.press("right")
+        assert "Both play at once" in said() and "row" not in said()
+        await pilot.press("end")
+        over = said()
+        assert "GAME OVER" in over and OVER_KEYS in over and "Enter" not in over
+        for text in (opening, over):
+            assert "press" not in text and "your half" not in text
 
 
 @pytest.mark.parametrize("key", ["q", "escape", "ctrl+q", "ctrl+c"])

@@ -66,6 +66,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
     table.seat(Seats(names))
     messages: set[tuple[str, Outcome]] = set()
     banners: set[str] = set()
+    viewers = VIEWER_BANNERS
     for _ in range(keys):
         p = rng.choice(PLAYERS)
         legal = table.game.legal_actions(p) if table.position.phase is Phase.PLAY else []
@@ -78,6 +79,7 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
             messages.add((d.message, d.outcome))
         clock.advance(rng.choice(PACES))
         banners.update(line.plain for line in banner(table.scene())[1])
+        viewers.update(line.plain for line in banner(table.scene(), viewer=True)[1])
         banners.update(
             "".join(text for text, _ in feed_pieces(e, names)) for e in table.shown.story.feed
         )
@@ -85,6 +87,9 @@ def _storm(options: Options, names: tuple[str, str], seed: int, keys: int) -> tu
             clock.advance(2.0)
             table.new_game(Game(options=options, seed=rng.getrandbits(32)))
     return messages, banners
+
+
+VIEWER_BANNERS: set[str] = set()  # the same banners as a watcher or a replay shows them
 
 
 def _computer_words() -> set[tuple[str, Outcome]]:
@@ -166,6 +171,17 @@ def test_banner_lines_fit_the_banner() -> None:
     assert len(banners) > 20
     for line in banners:
         assert Text(line).cell_len <= BANNER_W, f"{Text(line).cell_len} cells: {line!r}"
+
+
+def test_a_viewers_banner_never_asks_for_a_game_key() -> None:
+    """A watcher or a replay's viewer has no game keys: every banner the
+    storms met, as a viewer sees it, says what the players do instead."""
+    storm_texts()
+    assert len(VIEWER_BANNERS) > 20
+    for line in VIEWER_BANNERS:
+        assert not re.search(r"\b(press|your half|rows?|F4)\b", line, re.I), line
+        assert Text(line).cell_len <= BANNER_W, line
+    assert any("both players spit to begin" in line for line in VIEWER_BANNERS)
 
 
 def test_feed_lines_fit_by_the_piles() -> None:

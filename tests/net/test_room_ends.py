@@ -14,6 +14,7 @@ from test_room_history import NearEndHost
 from testkit.join import FAST, HeadlessBoard, a_room_in_play, until
 
 from spit_tui.app import SpitApp
+from spit_tui.app.banner import Banner
 from spit_tui.engine import Phase, Player
 from spit_tui.keys.intent import Row
 from spit_tui.net.client import Client, play_as_bot
@@ -182,6 +183,42 @@ async def test_the_hosts_own_seat_quitting_is_a_leave_the_other_is_told_who() ->
         await until(lambda: ben.ended is not None, "ben is told", timeout=5)
         assert (ben.ended, ben.ends) == ("LEFT left the game and stopped the host", "host")
         assert room.code not in host.lobby.rooms
+        await ben.close()
+    finally:
+        await host.close()
+
+
+class LookingBoard(HeadlessBoard):
+    """A watcher's board under Pilot: what its banner says at the opening spit."""
+
+    def __init__(self) -> None:
+        self.said = ""
+
+    async def run(self, app: SpitApp) -> int:
+        def said() -> str:
+            return str(app.screen.query_one(Banner).render())
+
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(lambda: "Round 1" in said(), "the opening banner")
+            self.said = said()
+            await pilot.press("ctrl+q")  # a watcher's only key
+        return app.return_code or 0
+
+
+async def test_a_watchers_banner_tells_what_the_players_do_not_keys_to_press() -> None:
+    host = Host(port=0, timings=FAST, seed=3)
+    await host.start()
+    try:
+        room = host.new_room()
+        ana = await Client.join("127.0.0.1", host.port, room.code, "left", name="ana")
+        ben = await Client.join("127.0.0.1", host.port, room.code, "right", name="ben")
+        board = LookingBoard()
+        async with asyncio.timeout(30):
+            assert await watch_room("127.0.0.1", host.port, room.code, board) == 0  # type: ignore[arg-type]
+        assert "Round 1: both players spit to begin" in board.said, board.said
+        assert "ana … not yet" in board.said and "ben … not yet" in board.said
+        assert "press" not in board.said and "your half" not in board.said  # it said both
+        await ana.close()
         await ben.close()
     finally:
         await host.close()

@@ -403,7 +403,7 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         await c.wait_for(b"ana v ben")
         assert code.encode() not in c.out  # the list names the players, not the code
         carl.send(b"\r")
-        await c.wait_for(b"both press any key")
+        await c.wait_for(b"both players spit to begin")  # a watcher is told what they do
         await c.wait_for(b"ben")
         (room,) = s.host.lobby.rooms.values()
         assert len(room.watchers) == 1

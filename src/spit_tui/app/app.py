@@ -173,6 +173,7 @@ class SpitApp(App[None]):
             names_key=self.mode.names_key,
             over_keys=self.mode.over_keys,
             pauses=self.mode.pause_refused() is None,
+            viewer=self.mode.viewer,
         )
         self.board.subscribe(
             Subscription(on_change=self._on_change, on_new_game=self._new_game)

@@ -20,7 +20,7 @@ OVER_KEYS = "Enter: new game  ·  Ctrl+Q: quit"  # at one keyboard; each app may
 HELD_KEYS = "Enter: play on (the clocks wait until then)"  # a resumed game, held (app: Enter)
 
 
-def _ready_line(scene: Scene, who: tuple[Player, ...]) -> Text:
+def _ready_line(scene: Scene, who: tuple[Player, ...], viewer: bool = False) -> Text:
     flags = scene.ready
     line = Text()
     for p in PLAYERS:
@@ -32,7 +32,7 @@ def _ready_line(scene: Scene, who: tuple[Player, ...]) -> Text:
         elif flags[p]:
             line.append("✓ ready", GOOD)
         else:
-            line.append("… press any key", WAIT)
+            line.append("… not yet" if viewer else "… press any key", WAIT)
     return line
 
 
@@ -100,10 +100,12 @@ def summary_lines(end: RoundEnd, scene: Scene) -> list[Text]:
 
 
 def banner(
-    scene: Scene, names_key: str = "", over_keys: str = OVER_KEYS
+    scene: Scene, names_key: str = "", over_keys: str = OVER_KEYS, viewer: bool = False
 ) -> tuple[str, list[Text]]:
     """The banner's CSS class and lines for the scene; `names_key` (the key that
-    changes the names) is offered on the opening one, `over_keys` on game over."""
+    changes the names) is offered on the opening one, `over_keys` on game over.
+    `viewer`: someone with no game keys (a watcher, a replay) is told what the
+    players do, never to press keys of a half."""
     if scene.held and scene.phase is not Phase.OVER:
         return "waiting", [Text("Back where you stopped", BIG), Text(HELD_KEYS, WAIT)]
     away = scene.away
@@ -149,14 +151,18 @@ def banner(
         # and the banner does not count on that.
         rows = ("top row", "middle row")
         sizes = "   ·   ".join(
-            f"pile {_pile(i)}: {n} cards ({rows[i]})" for i, n in enumerate(scene.pile_sizes[:2])
+            f"pile {_pile(i)}: {n} cards" + ("" if viewer else f" ({rows[i]})")
+            for i, n in enumerate(scene.pile_sizes[:2])
         )
         out = out_but_on(scene)
         other = "The other player takes the other pile."
         if out is not None:
             other = "Both take a pile in a two-pile round: the other player, the other one."
+        call = "The first to slap the smaller pile takes it." if viewer else (
+            "Slap the smaller pile: the first slap takes it."
+        )
         return "slap", [
-            Text("SLAP!  Slap the smaller pile: the first slap takes it.", BIG),
+            Text(f"SLAP!  {call}", BIG),
             Text(sizes),
             Text(other, WAIT),
             *([out] if out is not None else []),
@@ -168,7 +174,10 @@ def banner(
             if scene.last_round is not None:
                 lines += summary_lines(scene.last_round, scene)
             else:
-                call = f"Round {scene.round}: both press any key of your half to spit"
+                call = f"Round {scene.round}: " + (
+                    "both players spit to begin" if viewer
+                    else "both press any key of your half to spit"
+                )
                 lines.append(Text(call, BIG))
                 if scene.match and not (scene.offer and scene.fresh):
                     lines.append(Text(scene.match, WAIT))
@@ -183,18 +192,23 @@ def banner(
                         lines[2] = Text(played.replace(" this game", ""), WAIT)
                     lines[2].append(note)
                 else:
-                    lines.append(Text(f"Single pile: {short} no spit cards; both rows play on it."))
-            lines.append(_ready_line(scene, tuple(PLAYERS)))
+                    on = "both play on it" if viewer else "both rows play on it"
+                    lines.append(Text(f"Single pile: {short} no spit cards; {on}."))
+            lines.append(_ready_line(scene, tuple(PLAYERS), viewer))
             if names_key and scene.opening():
                 lines.append(Text(f"{names_key}: change the players' names", WAIT))
             return "spit", lines
         if scene.stuck:
+            turn = "Each player turns up a spit card." if viewer else "Press any key of your half."
             return "spit", [
                 Text("No plays left: spit!", BIG),
-                Text("Press any key of your half.", WAIT),
-                _ready_line(scene, who),
+                Text(turn, WAIT),
+                _ready_line(scene, who, viewer),
             ]
-    if scene.single_pile:
+    if viewer:
+        hint = ("Single pile: both play onto the centre pile." if scene.single_pile
+                else "Both play at once: a card one above or below a pile's top.")
+    elif scene.single_pile:
         hint = "Single pile: both rows play onto the centre pile."
     else:
         hint = "Top row plays on pile a, middle row on pile b, bottom row fills a gap."
@@ -211,6 +225,7 @@ class Banner(SceneView):
 
     names_key = ""
     over_keys = OVER_KEYS
+    viewer = False  # no game keys here (a watcher, a replay): banner()
 
     def __init__(self, scene: Scene, *, id: str | None = None, classes: str | None = None):
         # its kind's class from the start: a class changed once the banner is
@@ -225,13 +240,13 @@ class Banner(SceneView):
                 t.held, t.away, t.away_hint, t.offer, t.names, t.figures)
 
     def changed(self) -> None:
-        kind = banner(self.scene, self.names_key, self.over_keys)[0]
+        kind = banner(self.scene, self.names_key, self.over_keys, self.viewer)[0]
         for k in ("over", "countdown", "slap", "spit", "play", "waiting"):
             self.set_class(k == kind, f"-{k}")
         self.refresh()
 
     def render(self) -> Text:
-        _, lines = banner(self.scene, self.names_key, self.over_keys)
+        _, lines = banner(self.scene, self.names_key, self.over_keys, self.viewer)
         for line in lines:
             line.justify = "center"
         return Text("\n", justify="center").join(lines)

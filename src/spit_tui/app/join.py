@@ -45,6 +45,7 @@ class SeatMode(Mode):
             self.over_keys = "Ctrl+Q: quit"
         if watching:  # nothing of a watcher's is lost by quitting: no question
             self.asks_before_quit = False
+            self.viewer = True
 
     def enter_after_game(self, app: SpitApp) -> bool:
         """Enter after game over asks the host for a rematch; the host starts

@@ -50,6 +50,7 @@ class Mode:
     # the mode's own stylesheets beside app.tcss (read at the start: parsing one
     # costs every start of every mode, and one added later re-parses them all)
     stylesheets: tuple[str, ...] = ()
+    viewer = False  # no game keys at all (a watcher, a replay): the banner says what players do
 
     def bind(self, app: SpitApp) -> None:
         """Once the app's table exists, before the first frame."""

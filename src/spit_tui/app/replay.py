@@ -68,6 +68,7 @@ class ReplayMode(Mode):
     title = "spit-tui replay"
     over_keys = OVER_KEYS
     names_key = ""  # the game's own names
+    viewer = True  # the replay's own keys only: the banner tells what the players did
     new_games = False
     asks_before_quit = False  # nothing is lost by quitting a replay
 
@@ -276,6 +277,7 @@ class ReplayScreen(Screen[None]):
         scene = self.replay.table.scene()
         banner = Banner(scene, id="banner")
         banner.over_keys = OVER_KEYS
+        banner.viewer = True
         yield banner
         yield BoardView(scene, id="board", classes="board")
         yield Static(id="replay-keys", classes="frame")

@@ -161,6 +161,7 @@ class GameScreen(Screen[None]):
         names_key: str = "",
         over_keys: str = OVER_KEYS,
         pauses: bool = True,
+        viewer: bool = False,
     ) -> None:
         super().__init__(id="game")
         self._compositor = CellsCompositor()  # a key writes only the cells it changed
@@ -168,6 +169,7 @@ class GameScreen(Screen[None]):
         self.names_key = names_key  # offered on the opening banner ("" for none)
         self.over_keys = over_keys  # offered on the game-over banner (the app's mode's)
         self.pauses = pauses  # the header offers the pause key (a seat cannot pause)
+        self.viewer = viewer  # no game keys: the banner says what the players do
         self.views: list[SceneView] = []
         self.bell: Bell | None = None  # the settings' bell, if it rings for anything
         self.still = False  # reduced motion: no highlights, a still countdown (app/cues.py)
@@ -183,6 +185,7 @@ class GameScreen(Screen[None]):
         banner = Banner(scene, id="banner")
         banner.names_key = self.names_key
         banner.over_keys = self.over_keys
+        banner.viewer = self.viewer
         with Box(classes="frame"):
             yield header
             yield banner
