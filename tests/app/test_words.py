@@ -113,20 +113,21 @@ def _seat_words() -> set[tuple[str, Outcome]]:
     from spit_tui.names import MAX_CELLS
     from spit_tui.net.host import taken_over_words
     from spit_tui.net.remote import RemoteSeat
-    from spit_tui.net.room import rematch_words
+    from spit_tui.net.room import late_words, rematch_words
     from spit_tui.net.watchcmd import NO_KEYS
 
     longest = "W" * MAX_CELLS  # a name as long as a name may be
     out = {(NO_KEYS, Outcome.IGNORED), (taken_over_words(longest), Outcome.IGNORED)}
     out |= {(words, Outcome.IGNORED) for words in rematch_words(longest, longest)}
+    out.add((late_words(longest, 60_000), Outcome.IGNORED))  # the most a pong waits
     for me in PLAYERS:
         seat = RemoteSeat(me, lambda row, slot: None, VirtualClock(), 0.2)
         for intent in (US.keys["q"], US.keys["p"]):
             d = seat.submit_intent(intent)
             out.add((d.message, d.outcome))
-    # the watcher's, the room's three (a seat taken over, a rematch asked), both
-    # halves' "use its keys", "too soon"
-    assert len(out) == 7, out
+    # the watcher's, the room's four (a seat taken over, a rematch asked, pings
+    # answered late), both halves' "use its keys", "too soon"
+    assert len(out) == 8, out
     return out
 
 

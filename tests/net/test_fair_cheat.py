@@ -72,7 +72,7 @@ def test_both_players_are_told_when_a_seats_pings_are_unusual() -> None:
     for seat in sim.seats.values():
         seat.on_view = lambda msg: told.append(json.dumps(msg["message"]))
     sim.clock.advance(3.0)
-    assert any("RIGHT answers pings" in t and "ms late" in t for t in told)
+    assert any("RIGHT: pings" in t and "ms late" in t for t in told)
     left_view = sim.seats[Player.LEFT].latest
     assert left_view is not None and left_view["ping"][1] < 40  # the distance held on
 

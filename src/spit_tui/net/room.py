@@ -150,6 +150,13 @@ def rematch_words(asker: str, other: str) -> tuple[str, str]:
     return f"rematch: waiting for {other}", f"{asker} wants a rematch"
 
 
+def late_words(name: str, late_ms: int) -> str:
+    """What both seats are told once a connection when `name`'s seat answers
+    pings `late_ms` later than its line carries them (a modified client, or a
+    slow one): fits a player's message line with the longest name."""
+    return f"{name}: pings {late_ms} ms late"
+
+
 @dataclass
 class Room:
     """One game on the host and the two seats at it."""
@@ -565,7 +572,7 @@ class Room:
             return
         seat.told_unusual = True
         late = round(1000 * (own - seat.proven))
-        line = f"{self.table.seats.names[p]} answers pings {late} ms late"
+        line = late_words(self.table.seats.names[p], late)
         for q in Player:
             self.table.messages.say(q, line)
 
