@@ -84,7 +84,7 @@ def imports_only() -> dict[str, float]:
 
 def guests(n: int, mode: str) -> dict[str, Any]:
     """N guests started the `mode` way ("exec" or "fork"), in pairs in games."""
-    from ssh_guests import die_with_parent
+    from children import die_with_parent
 
     host = subprocess.Popen([sys.executable, "-c", HOST], stdout=subprocess.PIPE, text=True,
                             preexec_fn=die_with_parent)

@@ -47,7 +47,6 @@ import contextlib
 import json
 import os
 import re
-import signal
 import statistics
 import sys
 import tempfile
@@ -57,6 +56,7 @@ from typing import Any
 
 import asyncssh
 import pyte
+from children import die_with_parent
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale import lag_ms, lag_probe
@@ -274,15 +274,6 @@ def memory_kb(pid: int) -> dict[str, int]:
             elif key in ("Private_Clean", "Private_Dirty"):
                 got["uss"] += value
     return got
-
-
-def die_with_parent() -> None:
-    """In a process this run starts, before it runs: the kernel kills it if the
-    run dies first (a smoke test's timeout kills the run with SIGKILL), so no
-    server or load outlives its run (Linux's PR_SET_PDEATHSIG)."""
-    import ctypes
-
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
 
 
 def loadavg() -> float:

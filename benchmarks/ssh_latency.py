@@ -145,7 +145,7 @@ class Served:
 def serve_child() -> int:
     """`--serve`: a Served in this process, asked over stdin one line at a time
     (room, pids, quit), each answered with one line on stdout."""
-    from ssh_guests import die_with_parent
+    from children import die_with_parent
 
     die_with_parent()
     with tempfile.TemporaryDirectory(prefix="spit-ssh-served-") as tmp:
