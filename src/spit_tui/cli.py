@@ -63,7 +63,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "host": Subcommand("spit_tui.net.hostcmd", "host games for players on other terminals"),
     "join": Subcommand("spit_tui.net.joincmd", "take a seat at a game a host runs"),
     "watch": Subcommand("spit_tui.net.watchcmd", "watch a game a host runs"),
-    "serve": Subcommand("spit_tui.web.serve", "play in a browser: the lobby, or one keyboard"),
+    "serve": Subcommand("spit_tui.web.servecmd", "play in a browser: the lobby, or one keyboard"),
     "ssh-serve": Subcommand("spit_tui.ssh.servecmd", "friends play over ssh, nothing installed"),
 }
 

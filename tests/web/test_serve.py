@@ -22,7 +22,7 @@ import pytest
 from testkit.browser import Served
 
 from spit_tui.terminal import terminal_problem, uses_web_driver
-from spit_tui.web.serve import game_args_problem
+from spit_tui.web.servecmd import game_args_problem
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 
