@@ -26,7 +26,9 @@ async def test_help_opens_pauses_and_returns_to_the_game_as_it_was() -> None:
         for key in ("f1", "backspace"):
             await pilot.press(key)
             assert isinstance(app.screen, HelpScreen)
-            assert app.table.paused and "(the game waits)" in await screen_text(pilot)
+            text = await screen_text(pilot)
+            assert app.table.paused and "(the game waits)" in text
+            assert "Space pause" in text and "Enter new game" in text  # every app key here
             await press(pilot, "q")  # a game key goes to the help page, not the game
             assert app.table.position == before
             await pilot.press("escape")

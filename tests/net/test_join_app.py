@@ -310,7 +310,8 @@ async def test_an_error_in_the_seats_own_task_ends_the_app_in_one_line_with_a_re
 async def test_a_seat_is_not_told_the_game_waits_while_it_goes_on(tmp_path: Path) -> None:
     """A seat's clock is the host's: help, the quit question and the too-small
     screen say the game goes on (a game at one keyboard is paused under them,
-    and they say so: test_app_screens.py)."""
+    and they say so: test_app_screens.py), and help's key page leaves out the
+    keys a seat does not take (pause, names, resume, a new game)."""
     from testkit.screen import screen_text
     from testkit.sizes import TOO_SMALL
     from textual.widgets import Static
@@ -323,6 +324,10 @@ async def test_a_seat_is_not_told_the_game_waits_while_it_goes_on(tmp_path: Path
         await until(lambda: isinstance(app.screen, HelpScreen), "help")
         text = await screen_text(pilot)
         assert "(the game goes on)" in text and "the game waits" not in text
+        # the key page lists only the app's keys that do something here
+        assert "Ctrl+Q / Ctrl+C quit" in text and "F6 settings" in text
+        for idle in ("Space pause", "F4 on a game's", "F5 on the opening", "Enter new game"):
+            assert idle not in text, idle
         await pilot.press("escape")
         await pilot.press("ctrl+q")
         await until(lambda: isinstance(app.screen, QuitScreen), "the quit question")

@@ -727,7 +727,7 @@ class SpitApp(App[None]):
         elif isinstance(top, GameScreen):
             help_screen = HelpScreen(
                 self.make_help_table, save_record=self.save_record, keymap=self.keymap,
-                waits=self.mode.game_waits,
+                waits=self.mode.game_waits, idle_keys=self.mode.idle_keys,
             )
             help_screen.still = self.game_screen.still
             self.push_screen(help_screen)

@@ -46,9 +46,11 @@ class HelpScreen(Screen[None]):
         save_record: RecordSaver | None = None,
         keymap: KeyMap = US,
         waits: bool = True,
+        idle_keys: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(id="help")
         self.waits = waits  # the game stops underneath (not a seat at a host's game)
+        self.idle_keys = idle_keys  # the app's own keys that do nothing here: not listed
         self.still = False  # reduced motion: the live boards drawn still (app/cues.py)
         self.make_table = make_table
         self.keymap = keymap  # the players' keys: the key page and every "Try it" name them
@@ -95,7 +97,7 @@ class HelpScreen(Screen[None]):
         keys_page = self.page == 0
         body = Text(page.text)
         if keys_page:
-            body = Text(page.text + "\n\n") + key_map_text(self.keymap)
+            body = Text(page.text + "\n\n") + key_map_text(self.keymap, self.idle_keys)
             if self.saved:
                 body.append("\n\n" + self.saved, "bold")
         self.query_one("#help-text", Static).update(body)

@@ -33,6 +33,9 @@ class SeatMode(Mode):
     names_key = ""  # the names are the host's: no F4 on the banner
     one_person = True
     new_games = False  # the host starts games; Enter does nothing here
+    # not here: Space (the host's clock), F4 (the host's names), F5 (the game is the
+    # host's to keep), and Enter's new game (the game-over banner offers its rematch)
+    idle_keys = frozenset({"space", "f4", "f5", "enter"})
 
     def __init__(
         self, start: Start, rematch: Callable[[], None] | None = None, watching: bool = False,

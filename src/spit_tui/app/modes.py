@@ -47,6 +47,9 @@ class Mode:
     new_games = True  # Enter starts the next game after game over
     asks_before_quit = True  # Ctrl+Q asks first (the game in play waits)
     one_person = False  # one person at this keyboard (a seat, against the computer)
+    # the app's own keys (Textual's names) that do nothing here: the help's key page
+    # leaves them out of its list (keys.reserved.RESERVED)
+    idle_keys: frozenset[str] = frozenset()
     # the mode's own stylesheets beside app.tcss (read at the start: parsing one
     # costs every start of every mode, and one added later re-parses them all)
     stylesheets: tuple[str, ...] = ()

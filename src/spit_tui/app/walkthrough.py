@@ -71,8 +71,9 @@ _ROW_NAMES = {
 }
 
 
-def key_map_text(keys: KeyMap) -> Text:
-    """The keyboard picture, drawn from the players' key map."""
+def key_map_text(keys: KeyMap, idle: frozenset[str] = frozenset()) -> Text:
+    """The keyboard picture, drawn from the players' key map; the app's own
+    keys listed under it, but those `idle` here (a seat cannot pause)."""
     out = Text()
     out.append("Keyboard layout: ", Style(dim=True))
     out.append(f"{keys.name}, {keys.description}", Style(bold=True))
@@ -89,7 +90,9 @@ def key_map_text(keys: KeyMap) -> Text:
         "The key under a stockpile acts on it. In a \"press spit\" phase any key of your\n"
         "half means ready. Shift and Caps Lock do not matter. Not game keys:\n"
     )
-    shown = [r for r in RESERVED if not r.does.startswith("(")]  # not the ones kept free
+    shown = [  # not the ones kept free, nor those that do nothing here
+        r for r in RESERVED if not r.does.startswith("(") and not idle.intersection(r.names)
+    ]
     width = 0
     for r in shown:
         item = len(r.label) + 1 + len(r.does)
