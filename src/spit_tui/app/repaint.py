@@ -18,12 +18,15 @@ full redraw)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.control import Control
 from rich.segment import Segment
 from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
 from textual.strip import Strip
 
 RESET = "\x1b[0m"
@@ -207,10 +210,36 @@ def _split(codes: str) -> tuple[list[str], str | None, str | None]:
 
 
 class CellsCompositor(Compositor):
-    """Textual's compositor, with `CellsUpdate` for its partial updates."""
+    """Textual's compositor, with `CellsUpdate` for its partial updates, and
+    each widget asked only for its lines in the rows an update touches."""
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()
         if update is None:
             return None
         return CellsUpdate(update.chops, update.spans, update.chop_ends)
+
+    def _get_renders(
+        self, crop: Region | None = None
+    ) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        """Textual 8.2.8 asks every widget that meets `crop` for all its lines:
+        a key that changed a few board rows had the screen (its background,
+        30 lines and more) and the whole board filtered and cut at every frame.
+        Here a widget is asked for the rows of `crop` only, with each row as
+        wide as before (the compositor cuts rows at widgets' edges, never at
+        the crop's); a full redraw asks for every row, as Textual does."""
+        if crop is None or crop.height >= self.size.height:
+            yield from super()._get_renders(crop)
+            return
+        top, bottom = crop.y, crop.bottom
+        overlaps = crop.overlaps
+        for widget, (region, clip) in self.visible_widgets.items():
+            if not overlaps(clip):
+                continue
+            x, y, width, height = region.intersection(clip)
+            y0 = max(y, top)
+            y1 = min(y + height, bottom)
+            if width and y1 > y0:  # the rows of the widget's visible part in the crop
+                rows = Region(region.x, y0, region.width, y1 - y0)
+                lines = Region(x - region.x, y0 - region.y, width, y1 - y0)
+                yield rows, clip, widget.render_lines(lines)
