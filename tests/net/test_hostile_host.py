@@ -134,7 +134,8 @@ async def test_a_host_that_stood_still_reads_before_judging_a_seat_idle() -> Non
 async def test_a_token_on_a_new_line_takes_the_seat_from_a_half_open_one(host: Host) -> None:
     """Only the client's side died: the host still holds the old connection.
     The token on a new connection takes the seat at once; the room pauses for
-    the other player meanwhile and plays on after."""
+    the other player meanwhile (from the moment the old line answers no
+    ping) and plays on after."""
     room = host.new_room()
     old_r, old_w = await asyncio.open_connection("127.0.0.1", host.port)
     old_w.write(encode(hello(room.code, "left")))
@@ -143,23 +144,45 @@ async def test_a_token_on_a_new_line_takes_the_seat_from_a_half_open_one(host: H
     right_w.write(encode(hello(room.code, "right")))
     await _until(right_r, "welcome")
     assert not room.table.paused
+    waits: list[object] = []  # what the other player's views say the room waits for
+    right = asyncio.create_task(_answering(right_r, right_w, waits))
     # the old line is left open and silent: it answers no ping, and after
     # LIVE_S the token takes the seat over
     await asyncio.sleep(LIVE_S + 0.3)
     new_r, new_w = await asyncio.open_connection("127.0.0.1", host.port)
     new_w.write(encode(hello(room.code, None, welcome["token"])))
     assert (await _until(new_r, "welcome"))["seat"] == "left"
+    new = asyncio.create_task(_answering(new_r, new_w, []))
     refused = await _until(old_r, "refused")
     assert "taken over" in refused["reason"]
     # the other player was shown the wait while the seat changed hands, then play
-    while (await _until(right_r, "view"))["waiting"] != "LEFT":
-        pass
-    while (await _until(right_r, "view"))["waiting"] is not None:
-        pass
+    async with asyncio.timeout(5):
+        while not ("LEFT" in waits and waits[-1] is None):
+            await asyncio.sleep(0.01)
+    assert set(waits) == {None, "LEFT"}, waits
     assert not room.table.paused
     assert room.seats[Player.LEFT].conn is not None
+    for task in (right, new):
+        task.cancel()
     for w in (old_w, right_w, new_w):
         w.close()
+
+
+async def _answering(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, waits: list[object]
+) -> None:
+    """A live seat: every ping answered, what each view waits for kept."""
+    import json
+
+    from spit_tui.net.protocol import HEADER
+
+    while True:
+        (n,) = HEADER.unpack(await reader.readexactly(4))
+        msg: dict[str, Any] = json.loads(await reader.readexactly(n))
+        if msg["type"] == "ping":
+            writer.write(encode({"type": "pong", "id": msg["id"]}))
+        elif msg["type"] == "view":
+            waits.append(msg["waiting"])
 
 
 async def _until(reader: asyncio.StreamReader, kind: str) -> dict[str, object]:

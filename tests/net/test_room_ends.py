@@ -21,7 +21,7 @@ from spit_tui.net.client import Client, play_as_bot
 from spit_tui.net.host import Host
 from spit_tui.net.hostcmd import _play_seat
 from spit_tui.net.protocol import decode_body, encode, hello, read_frame
-from spit_tui.net.room import Room
+from spit_tui.net.room import SILENT_S, Room
 from spit_tui.net.seatproto import Ended, SeatProtocol
 from spit_tui.net.watchcmd import watch_room
 
@@ -222,3 +222,26 @@ async def test_a_watchers_banner_tells_what_the_players_do_not_keys_to_press() -
         await ben.close()
     finally:
         await host.close()
+
+
+async def test_a_seat_that_stops_answering_pauses_the_room_until_it_answers() -> None:
+    """A joiner whose machine stands still (Ctrl+Z, a laptop lid) keeps its
+    connection but answers no ping: the room waits for them after SILENT_S
+    (it played on for the host's 60 s idle limit, the other alone at the
+    table), and goes on once they answer again."""
+    async with a_room_in_play() as (_host, room, ana, ben):
+        send = ben.proto._send
+        stopped = True
+
+        def pongs_held(msg: dict[str, object]) -> None:
+            if not (stopped and msg["type"] == "pong"):
+                send(msg)
+
+        ben.proto._send = pongs_held  # type: ignore[method-assign]
+        await until(lambda: ana.latest is not None and ana.latest.waiting == "ben",
+                    "ana sees the room wait for ben", timeout=SILENT_S + 3)  # fmt: skip
+        assert room.table.clock.paused and room.seats[Player.RIGHT].conn is not None
+        stopped = False
+        await until(lambda: ana.latest is not None and ana.latest.waiting is None,
+                    "the room goes on", timeout=5)  # fmt: skip
+        assert not room.table.clock.paused

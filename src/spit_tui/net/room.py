@@ -58,6 +58,10 @@ ROOM_RATE = 5.0  # rooms a second the whole host makes for `new_room`, on averag
 ROOM_BURST = 50.0  # and at once
 MAX_ROOMS = 1000  # rooms one host holds at most
 LIVE_S = 1.6  # a seat that answered no ping for this long may be taken over by its token
+# a seat connected but answering no ping for this long (three of the host's, as a seat
+# judges a silent host) pauses its room until it answers: a stopped terminal or a
+# shut laptop is not played against, as a dropped line is not
+SILENT_S = 1.5
 MAX_WATCHERS = 50  # watchers of one room at once
 PING_SHOW_MS = 5  # a seat's shown ping is resent when it moves by this much
 RECORD_PART_CHARS = 12_000  # characters of record lines in one `record` message
@@ -140,6 +144,7 @@ class Seat:
     alive_at: float = -math.inf  # when its connection last proved alive (hello, a pong)
     proven: float | None = None  # the round trip its transport proves (net.latency.distance)
     told_unusual: bool = False  # both players were told this seat's pings are unusual
+    silent: bool = False  # connected, but answering no ping for SILENT_S: the room waits
     identity: str | None = None  # the SSH key its player came in with (a door's pass)
 
 
@@ -207,12 +212,19 @@ class Room:
         names = self.table.seats.names
         missing = [
             names[p] for p, seat in self.seats.items()
-            if seat.conn is None and p not in self.computers
+            if (seat.conn is None or seat.silent) and p not in self.computers
         ]
         return " and ".join(missing) if missing else None
 
     def _hold(self) -> None:
         self.table.pause("seats", self.waiting is not None)
+
+    def _seats_moved(self) -> None:
+        """A seat fell silent or answers again: the room waits or goes on, and says so."""
+        self.table.clock.update()
+        self._hold()
+        self.flush()
+        self.poke()
 
     def take(self, hello: Message, now: float | None = None) -> tuple[Player, str] | str:
         """The seat a hello asks for and its token, or why not (one line).
@@ -466,6 +478,7 @@ class Room:
         seat.rtt = Rtt()  # a new connection may come from somewhere else
         seat.proven = None
         seat.told_unusual = False
+        seat.silent = False
         seat.heard = 0
         seat.shown_ms = None
         self.table.clock.update()
@@ -485,6 +498,7 @@ class Room:
         seat = self.seats[p]
         if seat.conn is conn:
             seat.conn = None
+            seat.silent = False  # gone: waited for as a drop now
             self._drop_held(seat)
             self.rematch.discard(p)
             other = Player(1 - p)
@@ -532,10 +546,18 @@ class Room:
         """Ping every connected seat (the host does this every latency.PING_S),
         and every watcher that is keeping up: a board that does not change for
         a while must not look like a host that has gone (their pongs are not
-        measured)."""
-        for seat in self.seats.values():
+        measured). A seat that answered none for SILENT_S pauses the room
+        until it answers again (`pong`)."""
+        late = self.loop_late(now)  # the host's own delay is no seat's silence
+        fell_silent = False
+        for p, seat in self.seats.items():
             if seat.conn is not None:
+                quiet = now - seat.alive_at - late  # (inf: not yet heard: not judged)
+                if not seat.silent and SILENT_S < quiet < math.inf and p not in self.computers:
+                    seat.silent = fell_silent = True
                 _ping(seat.conn, seat.rtt.ping(now))
+        if fell_silent:
+            self._seats_moved()
         for conn in self.watchers:
             busy = getattr(conn, "busy", None)
             if busy is None or not busy():
@@ -547,6 +569,9 @@ class Room:
         if not seat.rtt.pong(n, now, self.loop_late(now)):
             return
         seat.alive_at = now
+        if seat.silent:  # answering again: the room goes on
+            seat.silent = False
+            self._seats_moved()
         # getattr, not isinstance: a runtime Protocol check costs more than the
         # rest of a pong (benchmarks/room_cost.py)
         proven_rtt = getattr(seat.conn, "proven_rtt", None)
