@@ -14,6 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 from textual.geometry import Region, Size
+from textual.messages import Update
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -135,7 +136,17 @@ class LinesView(SceneView):
         if len(self._strips) != height:
             self.refresh(layout=True)
         elif dirty:
-            self.refresh(*dirty)
+            self.repaint(dirty)
+
+    def repaint(self, regions: list[Region]) -> None:
+        """Have the screen repaint `regions` of this view (same size, same
+        styles): what `refresh(*regions)` ends in, without its first hop (it
+        asks this view's own message loop to go idle, which then tells the
+        screen) and without dropping the size and style caches a repaint
+        keeps. One message a key instead of three."""
+        self._set_dirty(*regions)
+        if self.display:
+            self.screen.post_message(Update(self))
 
     def _update(self, width: int) -> list[Region]:
         """Bring the strips up to date; where the lines changed (only the runs of
