@@ -36,3 +36,15 @@ def test_no_test_edits_sys_path() -> None:
 def test_the_check_sees_an_edit() -> None:
     assert path_edits("import sys\nsys.path.insert(0, 'x')\nsys.path.append('y')\n") == [2, 3]
     assert path_edits("import os\nos.path.join('a', 'b')\n") == []
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    """Test folders are not packages: pytest imports each test module by its
+    file name, and a second module of the same name fails the run's collection
+    ("import file mismatch": this file was once test_testkit.py, beside
+    table/test_testkit.py)."""
+    seen: dict[str, list[str]] = {}
+    for path in TESTS.rglob("test_*.py"):
+        if "__pycache__" not in path.parts:
+            seen.setdefault(path.name, []).append(str(path.relative_to(TESTS)))
+    assert not {name: where for name, where in seen.items() if len(where) > 1}
