@@ -6,7 +6,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from testkit.app import advance, key_for_action, make_app, press, screen_text
+from testkit.store import count_set_starts
 
 from spit_tui.engine import Player, Ready
 from spit_tui.store.history import HistoryWriter
@@ -50,8 +52,9 @@ async def test_quitting_stores_the_game_in_play_unfinished(tmp_path: Path) -> No
 
 
 async def test_the_game_over_screen_shows_the_games_figures_beside_the_records(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    count_set_starts(monkeypatch)  # near the end, counted as if dealt
     path = tmp_path / "h.sqlite3"
     for n in range(2):
         app = make_app(OVER)
