@@ -335,15 +335,18 @@ def run(runs: int = 4, method: str = "process") -> dict[str, Any]:
     lat: dict[str, list[float]] = {"spit-tui": [], "echo": []}
     start: dict[str, list[float]] = {"spit-tui": [], "echo": []}
     per_run: dict[str, list[dict[str, float]]] = {"spit-tui": [], "echo": []}
-    for _ in range(runs):
-        s, xs = measure(echo_argv, keys, "echo ready", skip_header=False, method=method)
-        start["echo"].append(s)
-        lat["echo"] += xs
-        per_run["echo"].append(_stats(xs))
-        s, xs = measure(spit_argv, keys, "pile a", skip_header=True, method=method)
-        start["spit-tui"].append(s)
-        lat["spit-tui"] += xs
-        per_run["spit-tui"].append(_stats(xs))
+    apps = [
+        ("echo", echo_argv, "echo ready", False),
+        ("spit-tui", spit_argv, "pile a", True),
+    ]
+    for i in range(runs):
+        # in turns, and each app first in every other round: the one measured
+        # right after the other's start would otherwise always share its tail
+        for name, argv, marker, skip in apps if i % 2 == 0 else apps[::-1]:
+            s, xs = measure(argv, keys, marker, skip_header=skip, method=method)
+            start[name].append(s)
+            lat[name] += xs
+            per_run[name].append(_stats(xs))
     out: dict[str, Any] = {"method": method, "runs": runs}
     for name in lat:
         out[name] = {
