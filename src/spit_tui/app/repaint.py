@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.control import Control
@@ -28,6 +27,8 @@ from rich.segment import Segment
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
+
+from spit_tui.app.views import WIDTHS, cells_of
 
 RESET = "\x1b[0m"
 
@@ -79,12 +80,13 @@ def _write(
     append = out.append
     move_to = Control.move_to
     render_ansi = Strip.render_ansi
+    known = WIDTHS.get
     k, last = 0, len(parts) - 1
     a, b = parts[0]
     moved = False
     x = 0
     for text, style, _ in strip:
-        end = x + cell_len(text)
+        end = x + (known(text) or cells_of(text))
         while b <= x:  # runs that ended before this segment
             if k == last:
                 return state

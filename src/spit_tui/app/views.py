@@ -273,6 +273,22 @@ def unlink(strip: Strip) -> None:
 
 Line = tuple[Segment, ...]
 
+# Each text's width in cells, by text: the board's texts recur from key to key,
+# and a dict lookup costs about a third of `cell_len` (which runs for every
+# segment of every changed line, twice: ~300 times a key). Cleared when large.
+WIDTHS: dict[str, int] = {}
+
+
+def cells_of(text: str) -> int:
+    """`cell_len(text)`, remembered in WIDTHS. In a hot loop, look the text up
+    first: `WIDTHS.get(text) or cells_of(text)`."""
+    width = WIDTHS.get(text)
+    if width is None:
+        if len(WIDTHS) >= 4096:
+            WIDTHS.clear()
+        width = WIDTHS[text] = cell_len(text)
+    return width
+
 
 def line_length(segs: Line) -> int:
     return sum(seg.cell_length for seg in segs)
@@ -298,6 +314,7 @@ def _diff(old: Line, new: Line, width: int, gap: int) -> tuple[list[tuple[int, i
     changed line of every key: one walk gives both)."""
     spans: list[tuple[int, int]] = []
     add = spans.append
+    known = WIDTHS.get
     n_old, n_new = len(old), len(new)
     i = j = 0
     xo = xn = 0  # where old[i] and new[j] start
@@ -308,7 +325,7 @@ def _diff(old: Line, new: Line, width: int, gap: int) -> tuple[list[tuple[int, i
             b = new[j]
             i += 1
             j += 1
-            w = cell_len(b[0])
+            w = known(b[0]) or cells_of(b[0])
             if a is b or a == b:
                 if start >= 0:
                     add((start, xo))
@@ -317,13 +334,13 @@ def _diff(old: Line, new: Line, width: int, gap: int) -> tuple[list[tuple[int, i
                 continue
             if start < 0:
                 start = xo
-            xo += cell_len(a[0])
+            xo += known(a[0]) or cells_of(a[0])
             xn += w
         elif xo < xn:
-            xo += cell_len(old[i][0])
+            xo += known(old[i][0]) or cells_of(old[i][0])
             i += 1
         else:
-            xn += cell_len(new[j][0])
+            xn += known(new[j][0]) or cells_of(new[j][0])
             j += 1
     if i < n_old or j < n_new or xo != xn:  # one line is longer: its tail changed
         if start < 0:
