@@ -18,6 +18,9 @@ import pytest
 from testkit.ptygame import PtyGame, game_env
 
 from spit_tui import cli, collector
+from spit_tui.command import level_argument
+from spit_tui.settings import SETTINGS, save
+from spit_tui.settings.fields import DEFAULT_LEVEL, level
 
 # Not for the local game's first frame: each is loaded by the command or the
 # moment that needs it (the history only once the board is up).
@@ -30,6 +33,8 @@ NOT_AT_START = (
     "spit_tui.app.lobby",
     "spit_tui.app.replay",
     "spit_tui.app.computer",
+    "spit_tui.players.ladder",  # config.toml's level at its default needs no ladder
+    "spit_tui.players.level",
     "sqlite3",
     "json",
     "secrets",
@@ -100,6 +105,8 @@ def test_the_local_game_starts_without_the_other_doors_and_with_the_collector_he
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "seen.json"
+    # a config.toml with every setting, as a player who saved one has
+    assert save({s.key: s.default for s in SETTINGS}) is None
     game = PtyGame(
         ["--seed", "1", "--no-history"],
         game_env(),
@@ -116,6 +123,11 @@ def test_the_local_game_starts_without_the_other_doors_and_with_the_collector_he
     assert seen["held"] is True  # no collection on the way to the board
     assert seen["enabled_after"] is True  # ... and the collector runs again after it
     assert seen["frozen_after"] > 10_000  # over the start's objects, frozen
+
+
+def test_the_default_level_taken_without_the_ladder_is_one_the_ladder_takes() -> None:
+    assert level(DEFAULT_LEVEL) == level_argument(DEFAULT_LEVEL) == DEFAULT_LEVEL
+    assert level("Hard") == "hard"  # any other value: the ladder's own check
 
 
 @pytest.fixture

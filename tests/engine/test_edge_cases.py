@@ -147,7 +147,7 @@ def test_r09_fill_with_two_empty_slots_either_may_be_filled() -> None:
     text = "play 1 two - 5d:Jh/-/:Kc/-/:Ks - *7s/2d :Qd/-/-/-/- - 0,0"
     g = game(text)
     fills = [a for a in g.legal_actions(L) if isinstance(a, Fill)]
-    assert sorted(fills) == [Fill(L, 0, 1), Fill(L, 0, 3)]
+    assert set(fills) == {Fill(L, 0, 1), Fill(L, 0, 3)} and len(fills) == 2
     g.fill(L, 0, 3)
     slots = g.position.sides[0].slots
     assert slots[3].cards == (card("Jh"),) and slots[1].cards == ()

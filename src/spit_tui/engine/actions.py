@@ -4,7 +4,9 @@ Piles are numbered 0 ("a", the left pile, or the only pile) and 1 ("b", the
 right pile); slots 0-4 are shown to players as 1-5.
 
 Frozen dataclasses, not NamedTuples: equality must include the kind of
-action (a NamedTuple Play(L, 1, 0) would equal Fill(L, 1, 0)).
+action (a NamedTuple Play(L, 1, 0) would equal Fill(L, 1, 0)). Not ordered:
+nothing sorts actions, and `order=True` costs every start four generated
+methods a class (Python compiles each one as the module loads).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Never, NoReturn
 from .position import Player
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """R7: move the face-up top of `slot` onto spit pile `pile`."""
 
@@ -24,7 +26,7 @@ class Play:
     pile: int
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Fill:
     """R9: move the face-up top of `src` into the empty slot `dst`."""
 
@@ -33,7 +35,7 @@ class Fill:
     dst: int
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Flip:
     """D3 with manual_flip: turn up the face-down top of `slot`."""
 
@@ -41,14 +43,14 @@ class Flip:
     slot: int
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Ready:
     """D12: the player says "spit"."""
 
     player: Player
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Slap:
     """R15/D8: slap spit pile `pile` at the end of a two-pile round."""
 
