@@ -395,6 +395,7 @@ def run(
 ) -> dict[str, Any]:
     if shutil.which("tmux") is None or shutil.which("ssh") is None:
         raise RuntimeError("needs tmux and ssh")
+    load_before = os.getloadavg()[0]
     trees: list[tuple[str, Path | None]] = [("this", tree_src(src) if src else None)]
     if ab is not None:
         trees = [("new", trees[0][1]), ("old", tree_src(ab))]
@@ -426,6 +427,9 @@ def run(
             v.label: {k: v.figures()[k] for k in (*PATHS, "ssh_over_join_p50")} for v in variants
         }
     out["memory"] = mem
+    # the machine's load when it began and ended: above ~1 on two cores, the
+    # figures move from run to run by more than the target's margin
+    out["loadavg"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     out["ok"] = out["ssh_over_join_p50"] <= 1.2
     return out
 

@@ -61,3 +61,4 @@ def test_the_latency_benchmark_alternates_two_trees_with_its_servers_apart(
         assert fig["ssh_over_join_p50"] > 0
     assert len(res["samples_ms"]["ssh"]) == keys
     assert res["memory"]["guests"] == 6  # the served process's own guests
+    assert len(res["loadavg"]) == 2  # the load it ran under, begun and ended
