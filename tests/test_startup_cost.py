@@ -33,6 +33,7 @@ NOT_AT_START = (
     "spit_tui.app.lobby",
     "spit_tui.app.replay",
     "spit_tui.app.computer",
+    "spit_tui.app.dialogs",  # the quit question, the pause, too small: on first use
     "spit_tui.players.ladder",  # config.toml's level at its default needs no ladder
     "spit_tui.players.level",
     "sqlite3",
@@ -65,6 +66,7 @@ PROBE = textwrap.dedent(
             display(self, screen, renderable)
             if "modules" not in seen:
                 seen["modules"] = sorted(sys.modules)
+                seen["sheets"] = [path for path, _ in self.stylesheet.source]
                 self.set_timer(0.5, lambda: later(self))
 
         App._display = first
@@ -120,6 +122,9 @@ def test_the_local_game_starts_without_the_other_doors_and_with_the_collector_he
     ]
     assert loaded == []
     assert "spit_tui.app.app" in seen["modules"]  # the probe did see the game's modules
+    # the later screens' stylesheet is parsed when the first of them opens
+    assert any(p.endswith("app.tcss") for p in seen["sheets"])
+    assert not any(p.endswith("later.tcss") for p in seen["sheets"])
     assert seen["held"] is True  # no collection on the way to the board
     assert seen["enabled_after"] is True  # ... and the collector runs again after it
     assert seen["frozen_after"] > 10_000  # over the start's objects, frozen

@@ -8,8 +8,9 @@ import re
 from testkit.app import advance, make_app, press, screen_text, settle
 
 from spit_tui.app import SpitApp
+from spit_tui.app.dialogs import QuitScreen, TooSmallScreen
 from spit_tui.app.help import HelpScreen
-from spit_tui.app.screens import GameScreen, QuitScreen, TooSmallScreen
+from spit_tui.app.screens import GameScreen
 from spit_tui.app.walkthrough import PAGES
 from spit_tui.clock import RealClock
 from spit_tui.engine import Game, Phase
@@ -153,7 +154,7 @@ async def test_ctrl_q_and_ctrl_c_ask_before_quitting() -> None:
 async def test_space_pauses_both_halves_and_the_clocks_until_space_or_esc() -> None:
     """The pause key: listed in the header, not a game key, the game waits under
     it exactly as under help (the clock stands still, keys play nothing)."""
-    from spit_tui.app.screens import PauseScreen
+    from spit_tui.app.dialogs import PauseScreen
 
     app = make_app(PLAY)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -14,9 +14,10 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from spit_tui.app import SpitApp
+from spit_tui.app.dialogs import PauseScreen
 from spit_tui.app.modes import Mode
 from spit_tui.app.palette import palette_commands
-from spit_tui.app.screens import GameScreen, PauseScreen
+from spit_tui.app.screens import GameScreen
 from spit_tui.engine import Phase
 from spit_tui.keys.keymap import KeyMap
 from spit_tui.keys.layout import preset, preset_names

@@ -316,8 +316,8 @@ async def test_a_seat_is_not_told_the_game_waits_while_it_goes_on(tmp_path: Path
     from testkit.sizes import TOO_SMALL
     from textual.widgets import Static
 
+    from spit_tui.app.dialogs import QuitScreen, TooSmallScreen
     from spit_tui.app.help import HelpScreen
-    from spit_tui.app.screens import QuitScreen, TooSmallScreen
 
     async with seated_left(tmp_path) as (app, pilot, _room, _table):
         await pilot.press("f1")

@@ -56,10 +56,11 @@ from textual import events
 from textual.pilot import Pilot
 
 from spit_tui.app import SpitApp
+from spit_tui.app.dialogs import PauseScreen, QuitScreen
 from spit_tui.app.help import HelpScreen
 from spit_tui.app.keysetup import KeySetupScreen
 from spit_tui.app.namescreen import NamesScreen
-from spit_tui.app.screens import GameScreen, PauseScreen, QuitScreen
+from spit_tui.app.screens import GameScreen
 from spit_tui.app.settingsscreen import SettingsScreen
 from spit_tui.decision import Decision
 from spit_tui.engine import (

@@ -15,7 +15,8 @@ from textual import events
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.geometry import Size
 
-from spit_tui.app.screens import MIN_H, MIN_W, GameScreen, TooSmallScreen
+from spit_tui.app.dialogs import TooSmallScreen
+from spit_tui.app.screens import MIN_H, MIN_W, GameScreen
 from spit_tui.engine import Phase
 
 RESIZES = 250

@@ -36,12 +36,10 @@ from spit_tui.app.screens import (
     MIN_H,
     MIN_W,
     PAUSE_KEY,
+    TOO_SMALL_ID,
     GameScreen,
     Notes,
-    PauseScreen,
     Playing,
-    QuitScreen,
-    TooSmallScreen,
     as_table_screen,
 )
 from spit_tui.app.signals import (
@@ -619,10 +617,12 @@ class SpitApp(App[None]):
             w, h = self.size
         small = w < MIN_W or h < MIN_H
         top = self.screen
-        if small and not any(isinstance(s, TooSmallScreen) for s in self.screen_stack):
+        if small and not any(s.id == TOO_SMALL_ID for s in self.screen_stack):
+            from spit_tui.app.dialogs import TooSmallScreen  # loaded when first needed
+
             self.board.pause("small", True)
             self.push_screen(TooSmallScreen(self.mode.game_waits))
-        elif not small and isinstance(top, TooSmallScreen):
+        elif not small and top.id == TOO_SMALL_ID:
             self.pop_screen()
             self.board.pause("small", False)
 
@@ -740,6 +740,8 @@ class SpitApp(App[None]):
         if not self.mode.asks_before_quit:
             self.exit()
             return
+        from spit_tui.app.dialogs import QuitScreen, TooSmallScreen  # on the first quit key
+
         top = self.screen
         if isinstance(top, QuitScreen):
             top.dismiss(True)
@@ -772,6 +774,8 @@ class SpitApp(App[None]):
         if refused is not None:
             self.game_screen.query_one("#header", HeaderBar).show_hint(refused)
             return
+        from spit_tui.app.dialogs import PauseScreen  # on the first pause
+
         self.push_screen(PauseScreen())
 
     def action_new_game(self) -> None:

@@ -17,6 +17,7 @@ from textual.widgets import Static
 from spit_tui.app.banner import Banner
 from spit_tui.app.board import BoardView
 from spit_tui.app.cues import still
+from spit_tui.app.screens import LATER_CSS
 from spit_tui.app.views import SceneView
 from spit_tui.app.walkthrough import PAGES, Page, describe, key_map_text
 from spit_tui.engine import Event, Position
@@ -30,6 +31,7 @@ RecordSaver = Callable[[], str]  # saves the game so far; returns the line to sh
 
 
 class HelpScreen(Screen[None]):
+    CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "back to the game", show=False),
         Binding("right,pagedown,down", "page(1)", "next page", show=False),

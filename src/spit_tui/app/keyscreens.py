@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from spit_tui.app.screens import LATER_CSS
 from spit_tui.keys import config
 from spit_tui.keys.detect import Detector, ask_hint, describe_key, where_else, whose_half
 from spit_tui.keys.keymap import KeyMap
@@ -56,6 +57,7 @@ def key_grid(layout: Layout) -> Text:
 class FirstRunScreen(ModalScreen[None]):
     """Which keyboard is this? Asked once; the game waits underneath."""
 
+    CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "keep_us", "keep US QWERTY", show=False),
         Binding("enter", "confirm", "keep these keys", show=False),

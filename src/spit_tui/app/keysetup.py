@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from spit_tui.app.keyscreens import key_grid, use_layout
+from spit_tui.app.screens import LATER_CSS
 from spit_tui.engine import Player
 from spit_tui.keys import config
 from spit_tui.keys.keymap import KeyMap
@@ -30,6 +31,7 @@ ORDER: tuple[Position, ...] = tuple(
 
 
 class KeySetupScreen(ModalScreen[None]):
+    CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "leave the keys as they were", show=False),
     ]

@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from spit_tui.app.screens import LATER_CSS
 from spit_tui.app.views import PLAYER_STYLES
 from spit_tui.engine import PLAYERS, Player
 from spit_tui.names import DEFAULT_NAMES, MAX_CELLS, Given, name_problem, same_names_problem
@@ -28,6 +29,7 @@ class NamesScreen(ModalScreen[Given | None]):
     them, Esc goes back with the names as they were; an empty box is the
     seat's default name (LEFT, RIGHT)."""
 
+    CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "back", show=False),
     ]
@@ -83,6 +85,7 @@ class YourNameScreen(ModalScreen[str | None]):
     which the other player sees on their board. Enter keeps it, Esc goes on
     without one (the seat's default name: LEFT or RIGHT)."""
 
+    CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "back", show=False),
     ]

@@ -1,5 +1,5 @@
-"""The game screen and the small screens around it: quit confirmation and
-"terminal too small". The help screen lives in help.py.
+"""The game screen. The small screens over it (the quit question, the pause,
+"terminal too small") live in dialogs.py, the help screen in help.py.
 
 Screens talk to the app the Textual way, messages up (`GameScreen.Covered`),
 and the app finds what a screen shows through the small `ShowsTable`
@@ -8,17 +8,15 @@ protocol; nothing here imports the app."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar, Protocol, Self, cast, runtime_checkable
+from pathlib import Path
+from typing import Protocol, Self, cast, runtime_checkable
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Static
 
 from spit_tui.app.banner import OVER_KEYS, Banner
 from spit_tui.app.board import BoardView
@@ -80,6 +78,14 @@ def as_table_screen(screen: object) -> ShowsTable | None:
 
 
 _SHOWS_TABLE: dict[type, bool] = {}
+
+
+# The stylesheet of the screens shown after the board (help, dialogs, keys,
+# names, settings): their CSS_PATH. Textual reads it, and parses the app's
+# stylesheets again, when the first of them opens, once; kept out of app.tcss,
+# a start parses about 1.5 ms of CSS less. Absolute, so a subclass elsewhere
+# finds it too.
+LATER_CSS = Path(__file__).parent / "later.tcss"
 
 
 @dataclass(frozen=True)
@@ -216,89 +222,5 @@ class GameScreen(Screen[None]):
         self.post_message(self.Covered(True))
 
 
-class QuitScreen(ModalScreen[bool]):
-    """Ctrl+C / Ctrl+Q ask first: Enter or either key again quits, Esc goes back.
-    `in_play`: a game is going on (and waits while this is up); after game over
-    there is nothing to pause, and the dialog does not say there is."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss(False)", "back", show=False),
-        Binding("enter", "dismiss(True)", "quit", show=False),
-    ]
-
-    def __init__(self, kept: str = "", *, in_play: bool = True, waits: bool = True) -> None:
-        """`kept`: how the game in play can be resumed after quitting ("" if it
-        cannot); `in_play`: a game is going on (after game over nothing is paused);
-        `waits`: it stops while this is up (a seat at a host's game goes on)."""
-        super().__init__()
-        self.kept = kept
-        self.in_play = in_play
-        self.waits = waits
-
-    def compose(self) -> ComposeResult:
-        back = ": back to the board"
-        if self.in_play:
-            back = ": back to the game " + ("(it is paused)" if self.waits else "(it goes on)")
-        text = Text.assemble(
-            ("Quit the game?\n\n", "bold"),
-            ("Enter", "bold"), ", ", ("Ctrl+Q", "bold"), " or ", ("Ctrl+C", "bold"), ": quit\n",
-            ("Esc", "bold"), back,
-        )
-        if self.kept:
-            text.append(f"\n\n{self.kept}")
-        yield Static(text, id="quit-box")
-
-
 PAUSE_KEY, PAUSE_LABEL = "space", "Space"
-
-
-class PauseScreen(ModalScreen[None]):
-    """Space pauses both halves: the game waits underneath (its clocks stop, as
-    for help), and Space or Esc plays on."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(f"{PAUSE_KEY},escape", "dismiss(None)", "play on", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        text = Text.assemble(
-            ("Paused\n\n", "bold"),
-            "Both halves wait; the clocks are stopped.\n\n",
-            (PAUSE_LABEL, "bold"), " or ", ("Esc", "bold"), ": play on",
-        )
-        yield Static(text, id="pause-box")
-
-
-class TooSmallScreen(Screen[None]):
-    """Shown while the terminal is smaller than the board; the game waits
-    underneath, unless its clock is another's (a seat at a host's game)."""
-
-    def __init__(self, waits: bool = True) -> None:
-        super().__init__(id="too-small")
-        self.asked = False
-        self.waits = waits  # the game stops meanwhile (a seat at a host's game goes on)
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="too-small-text")
-
-    def on_mount(self) -> None:
-        self.show()
-
-    def on_resize(self) -> None:
-        self.show()
-
-    def show(self) -> None:
-        w, h = self.app.size
-        text = Text(justify="center")
-        text.append("The terminal is too small for the board.\n\n", "bold")
-        text.append(f"It needs at least {MIN_W} x {MIN_H}; it is {w} x {h} now.\n")
-        meanwhile = (
-            "the game is paused and will come back as it was" if self.waits
-            else "the game goes on meanwhile"
-        )
-        text.append(f"Make the window bigger: {meanwhile}.\n\n")
-        if self.asked:
-            text.append("Press Ctrl+Q again to quit.", "bold red")
-        else:
-            text.append("Ctrl+Q: quit", "dim")
-        self.query_one("#too-small-text", Static).update(text)
+TOO_SMALL_ID = "too-small"  # dialogs.TooSmallScreen's id: the app finds it by this

@@ -27,6 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from spit_tui.app.modes import Mode
+from spit_tui.app.screens import LATER_CSS
 from spit_tui.engine import PLAYERS
 from spit_tui.look import CARDS, PALETTES, SUITS
 from spit_tui.settings import Settings
@@ -162,6 +163,7 @@ class LinkLine(Widget, can_focus=True):
 class SettingsScreen(ModalScreen[None]):
     """Every setting, a line each (see the module's words)."""
 
+    CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f6", "back", "back", show=False),
         Binding("up", "app.focus_previous", show=False),
