@@ -33,7 +33,8 @@ NOT_AT_START = (
     "spit_tui.app.lobby",
     "spit_tui.app.replay",
     "spit_tui.app.computer",
-    "spit_tui.app.dialogs",  # the quit question, the pause, too small: on first use
+    "spit_tui.app.dialogs",
+    "spit_tui.matchscore",  # --match only  # the quit question, the pause, too small: on first use
     "spit_tui.players.ladder",  # config.toml's level at its default needs no ladder
     "spit_tui.players.level",
     "sqlite3",

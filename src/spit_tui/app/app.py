@@ -58,7 +58,6 @@ from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Rec
 from spit_tui.keys.keymap import US, KeyMap
 from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
 from spit_tui.look import DEFAULT_LOOK, LARGE, Look, card_size, look_of
-from spit_tui.matchscore import MatchScore
 from spit_tui.names import Given, remember, seat_names
 from spit_tui.seed import fresh_seed
 from spit_tui.subscription import Subscription
@@ -66,6 +65,7 @@ from spit_tui.table import Table
 
 if TYPE_CHECKING:
     from spit_tui.app.settingsscreen import SettingsScreen
+    from spit_tui.matchscore import MatchScore
     from spit_tui.settings import Settings
     from spit_tui.store.history import HistoryWriter
 
@@ -635,6 +635,8 @@ class SpitApp(App[None]):
 
     def start_match(self, first_to: int) -> None:
         """Play a match of first to `first_to` games (the command line's --match)."""
+        from spit_tui.matchscore import MatchScore  # only a match needs it: a faster start
+
         self.match = MatchScore(first_to)
         self._show_match()
 
