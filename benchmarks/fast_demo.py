@@ -32,8 +32,8 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
 
 import spit_tui.app
 from spit_tui.app import SpitApp
@@ -79,7 +79,8 @@ class TimedGameScreen(GameScreen):
 class FastDemo(SpitApp):
     """`spit-tui --demo` (both seats taken by `level`) on a virtual clock at full speed."""
 
-    CSS_PATH = str(Path(spit_tui.app.__file__).parent / "app.tcss")  # the app's own look
+    # the app's own look (SpitApp adds its mode's stylesheets to this list)
+    CSS_PATH: ClassVar[list[str | PurePath]] = [Path(spit_tui.app.__file__).parent / "app.tcss"]
 
     def __init__(self, *, seed: int = 1, level: str = "hard", stats: str | None = None) -> None:
         self.clock_v = VirtualClock()
