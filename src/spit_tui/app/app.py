@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import signal
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import PurePath
@@ -45,6 +47,7 @@ from spit_tui.app.screens import (
 from spit_tui.app.signals import (
     end_on_signals,
     ending_signals,
+    hung_up,
     owns_terminal,
     realtime,
     stop_ending_on_signals,
@@ -143,6 +146,7 @@ class SpitApp(App[None]):
         self._wakeup: asyncio.TimerHandle | None = None  # see _wake_for_next_event
         # the loop and the ending signals this app handles there (_handle_signals)
         self._signals_handled: tuple[asyncio.AbstractEventLoop, list[int]] | None = None
+        self._terminal_fd: int | None = None  # the terminal the tick checks for a hang-up
         self.history: HistoryWriter | None = None  # see attach_history
         self.match: MatchScore | None = None  # see start_match
         self._counted = False  # the game in play is counted into the match (it ended)
@@ -344,6 +348,9 @@ class SpitApp(App[None]):
         """Catch the clocks up with real time (the game's, and a help page's), then
         repaint what the top screen shows."""
         self._poll_history()
+        if self._terminal_fd is not None and hung_up(self._terminal_fd):
+            self.ended_by_signal(signal.SIGHUP)  # as the hang-up's SIGHUP would have
+            return
         self.clock.update()
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
         shows = as_table_screen(screen)
@@ -567,6 +574,9 @@ class SpitApp(App[None]):
             lambda: handled.extend(end_on_signals(loop, self.ended_by_signal, later))
         )
         self._signals_handled = (loop, handled)  # given back at the end (on_unmount)
+        fd = getattr(self._driver, "fileno", None)  # a terminal's (a browser's is a pipe)
+        if isinstance(fd, int) and (os.isatty(fd) or hung_up(fd)):
+            self._terminal_fd = fd
         watch_continue(self._driver, loop, self.continued)
         # immediate: Ctrl+Z stops the process right after publishing, before a
         # queued callback could run, and the pause must start before the stop
