@@ -256,16 +256,24 @@ def test_after_many_keys_the_screen_is_what_a_full_redraw_shows(server: TmuxServ
         server.tmux("send-keys", "-l", "\\;" if key == ";" else key)
         time.sleep(0.07)  # (a key again within 60 ms would be a repeat)
     server.wait_for(lambda s: "8 cards   8 cards" in s)  # each pile: one card and seven plays
-    time.sleep(1.0)  # the last highlights fade (partial updates too)
 
     def board() -> list[str]:  # with colours; the header's clock left out
         return server.tmux("capture-pane", "-p", "-e").splitlines()[1:]
 
-    partial = board()
+    # the last highlights fade (partial updates too): the board once it has stood
+    # still for longer than a highlight lasts (a busy machine fades them late)
+    deadline = time.monotonic() + 20
+    partial, still_since = board(), time.monotonic()
+    while time.monotonic() - still_since < 1.5:
+        assert time.monotonic() < deadline, "the board never stood still"
+        time.sleep(0.1)
+        now = board()
+        if now != partial:
+            partial, still_since = now, time.monotonic()
     server.tmux("resize-window", "-x", "104", "-y", "30")  # the board moves: all drawn anew
-    server.wait_for(lambda s: s != "" and board() != partial, timeout=5)
+    server.wait_for(lambda s: s != "" and board() != partial, timeout=15)
     server.tmux("resize-window", "-x", "100", "-y", "30")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15
     while board() != partial and time.monotonic() < deadline:
         time.sleep(0.1)
     assert board() == partial

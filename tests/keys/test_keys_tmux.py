@@ -67,7 +67,9 @@ def test_split_mouse_report_and_ctrl_up_play_nothing(pane: Pane) -> None:
     time.sleep(0.3)
     assert pane.decisions() == []
     pane.send("q")
-    time.sleep(0.5)
+    deadline = time.monotonic() + 10  # a bound, not a speed: a busy machine logs late
+    while not pane.decisions() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert [d["action"] for d in pane.decisions()] == ["L1a"]
 
 
@@ -76,7 +78,7 @@ def test_unterminated_paste_is_dropped_and_ctrl_q_works_again(pane: Pane) -> Non
     pane.send("\x1b[200~qqqq")
     time.sleep(1.6)
     pane.tmux("send-keys", "C-q")
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 15  # a bound, not a speed
     while "Quit the game?" not in pane.screen():
         assert time.monotonic() < deadline, pane.screen()
         time.sleep(0.1)

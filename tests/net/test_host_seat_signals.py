@@ -6,7 +6,6 @@ SIGTERM to the host mid-game quits its board through the app's own exit
 from __future__ import annotations
 
 import os
-import re
 import signal
 import sqlite3
 import subprocess
@@ -14,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from testkit.terminals import Terminals
+from testkit.terminals import Terminals, join_command
 
 
 def _pid_of(db: Path) -> int:
@@ -39,10 +38,8 @@ def test_sigterm_to_a_host_with_a_seat_quits_its_board_and_keeps_the_game(
     assert terms.env is not None
     terms.env = {k: v for k, v in terms.env.items() if k != "SPIT_NO_HISTORY"}
     terms.start("host", ["host", "--port", "0", "--seat", "left", "--seed", "7", "--db", str(db)])
-    screen = terms.wait("host", "For the other player:")
-    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
-    assert m, screen
-    terms.start("guest", m[1].split())
+    join, _ = join_command(terms, "host")
+    terms.start("guest", join)
     terms.wait("host", "both press any key")
     terms.wait("guest", "both press any key")
     time.sleep(0.5)

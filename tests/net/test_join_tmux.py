@@ -23,17 +23,23 @@ import time
 from typing import Any
 
 import pytest
-from testkit.terminals import Terminals, ThreadHost, board_rows, choose, phase_mark
+from testkit.terminals import (
+    Terminals,
+    ThreadHost,
+    board_rows,
+    choose,
+    join_command,
+    phase_mark,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+DEAL_7 = r"K♠│ │ 2♠│ │ A♣│ │ 8♦│ │ 7♦│ +│ 2♦│ +│ 9♠│"
 
 
 def test_the_host_plays_a_seat_and_a_closed_terminal_comes_back(terms: Terminals) -> None:
     terms.start("host", ["host", "--port", "0", "--seat", "left", "--seed", "7", "--wait", "60"])
-    screen = terms.wait("host", "For the other player:")
-    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
-    assert m, screen
-    join = m[1].split()
+    join, _ = join_command(terms, "host")
     terms.start("guest", join)
     terms.wait("guest", "both press any key")
     terms.wait("host", "both press any key")
@@ -42,20 +48,25 @@ def test_the_host_plays_a_seat_and_a_closed_terminal_comes_back(terms: Terminals
     terms.send("host", "q")
     terms.send("guest", "p")
     terms.wait("host", "play!")
-    playing = terms.wait("guest", "play!")
-    assert "RIGHT ping" in playing and "LEFT ping" in playing
+    terms.wait("guest", ("play!", "RIGHT ping", "LEFT ping"))
     terms.shot("in play", "host", "guest")
-    before = board_rows(terms.screen("host"))
+    # the board as both screens show it (the same cards; either may be mid-paint)
+    both = terms.wait("host", lambda s: board_rows(s) == board_rows(terms.screen("guest"))
+                      and len(board_rows(s)) > 0)
+    before = board_rows(both)
     terms.close_window("guest")  # RIGHT's terminal window is closed
-    waiting = terms.wait("host", "Waiting for RIGHT: reconnect with the same command")
+    # the board stays as it was (waited for whole, with the line that says why)
+    waiting = terms.wait("host", lambda s: "Waiting for RIGHT: reconnect with the same command"
+                         in s and board_rows(s) == before)
     terms.shot("right closed", "host")
     assert board_rows(waiting) == before
     terms.start("guest", join)  # the same command again
-    terms.wait("guest", "play!")
-    back = terms.wait("host", "play!")
+    # exactly where it stopped, on both screens (each waited for whole: a screen
+    # may be captured half painted)
+    back = terms.wait("guest", lambda s: "play!" in s and board_rows(s) == before)
+    terms.wait("host", lambda s: "play!" in s and board_rows(s) == before)
     terms.shot("right back", "host", "guest")
-    assert board_rows(back) == before  # exactly where it stopped
-    assert board_rows(terms.screen("guest")) == before
+    assert board_rows(back) == before
     terms.key("host", "C-q")
     terms.wait("host", "Quit the game?")
     terms.key("host", "Enter")
@@ -73,29 +84,26 @@ def host_plays_azerty(terms: Terminals, extra: list[str], env: str) -> None:
     row: onto pile b) could not."""
     argv = ["host", "--port", "0", "--seat", "left", "--seed", "7", *extra]
     terms.start("host", argv, env)
-    screen = terms.wait("host", "For the other player:")
-    assert "[A]   [Z]   [E]   [R]   [T]" in screen and "[W]   [X]   [C]" in screen, screen
-    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
-    assert m, screen
-    terms.start("guest", m[1].split())
+    join, _ = join_command(terms, "host", "[A]   [Z]   [E]   [R]   [T]", "[W]   [X]   [C]")
+    terms.start("guest", join)
     terms.wait("host", "both press any key")
     time.sleep(0.5)  # the stale-key window of the spit call
     terms.send("host", "a")
     terms.send("guest", "p")
     try:
-        playing = terms.wait("host", "play!", bound=5.0)
+        terms.wait("host", "play!", bound=5.0)
     except AssertionError:  # a busy machine drew the call late: a key too soon, press again
         terms.send("host", "a")  # (in play these two keys try a card that cannot go)
         terms.send("guest", "p")
-        playing = terms.wait("host", "play!")
+        terms.wait("host", "play!")
     # the deal of seed 7: LEFT shows K♠ 2♠ A♣ 8♦ 7♦, the piles start on 2♦ and 9♠
-    assert re.search(r"K♠│ │ 2♠│ │ A♣│ │ 8♦│ │ 7♦│ +│ 2♦│ +│ 9♠│", playing), playing
+    # (the piles' cards are painted apart from the call: waited for, not read at once)
+    terms.wait("host", lambda s: re.search(DEAL_7, s) is not None)
     time.sleep(0.3)  # past the stale-key window of the new phase
     terms.send("host", "e")  # AZERTY's third top key: A♣ onto 2♦ (pile a)
     terms.wait("host", "LEFT A♣ → a")
     terms.send("host", "a")  # AZERTY's first top key: K♠ onto A♣ (on QWERTY: onto 9♠, refused)
-    after = terms.wait("host", "LEFT K♠ → a")
-    assert "LEFT  23 cards" in after, after
+    terms.wait("host", ("LEFT K♠ → a", "LEFT  23 cards"))
     terms.shot("azerty host", "host", "guest")
     terms.key("host", "C-q")
     terms.wait("host", "Quit the game?")
@@ -114,10 +122,8 @@ def test_the_hosts_seat_has_its_players_name_on_both_boards(terms: Terminals, na
     argv = ["host", "--port", "0", "--seat", "left", "--seed", "7"]
     name = "Ana" if named == "--name" else "Bea"
     terms.start("host", [*argv, "--name", "Ana"] if named == "--name" else argv)
-    screen = terms.wait("host", "For the other player:")
-    m = re.search(r"For the other player: spit-tui (join \S+ \S+)", screen)
-    assert m, screen
-    terms.start("guest", [*m[1].split(), "--name", "Cy"])
+    join, _ = join_command(terms, "host")
+    terms.start("guest", [*join, "--name", "Cy"])
     for who in ("host", "guest"):
         terms.wait(who, f"{name} … press any key     Cy … press any key")
     terms.key("host", "C-q")

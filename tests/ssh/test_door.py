@@ -27,8 +27,9 @@ async def test_a_guest_gets_the_lobby_and_a_bad_code_is_asked_again(tmp_path: Pa
         g = await connect(s, "ana")
         screen = await g.open()
         await screen.wait_for(b"Quick match")
-        # the door names itself and the guest, not the game host behind it
-        assert f"spit-tui at 127.0.0.1:{s.port}, as ana".encode() in screen.out
+        # the door names itself and the guest, not the game host behind it (its
+        # line may come after the menu's: waited for, not looked for at once)
+        await screen.wait_for(f"spit-tui at 127.0.0.1:{s.port}, as ana".encode())
         assert f":{s.host.port}".encode() not in screen.out
         g.send(b"j")  # join by code
         await screen.wait_for(b"room code, like")
@@ -255,9 +256,11 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         await a.wait_for(b"make the room")
         ana.send(b"\r")
         board = await a.wait_for(b"Waiting for RIGHT to join")
-        code = CODE.search(board, board.rindex(b"\x1b[?1049h"))
+        start = board.rindex(b"\x1b[?1049h")
+        board = await a.wait_for(CODE, start=start)  # (its line may come after the one above)
+        code = CODE.search(board, start)
         assert code is not None
-        assert f"ssh -p {s.port} -t NAME@127.0.0.1 {code[0].decode()}".encode() in a.out
+        await a.wait_for(f"ssh -p {s.port} -t NAME@127.0.0.1 {code[0].decode()}".encode())
         ben = await connect(s, "ben", key)  # one person at two terminals: one key
         b = await ben.open(code[0].decode().upper(), env={"SPIT_LAYOUT": "dvorak", "PATH": "/x"})
         await b.wait_for(b"both press any key")
@@ -337,7 +340,9 @@ async def test_the_kitty_keyboard_protocol_passes_through(tmp_path: Path) -> Non
 
         a.on_data = answer
         board = await a.wait_for(b"Waiting for RIGHT to join")
-        code = CODE.search(board, board.index(b"\x1b[?1049h"))
+        start = board.index(b"\x1b[?1049h")
+        board = await a.wait_for(CODE, start=start)  # (its line may come after the one above)
+        code = CODE.search(board, start)
         assert code is not None
         ben = await connect(s, "ben")
         b = await ben.open(code[0].decode())

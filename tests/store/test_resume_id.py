@@ -88,7 +88,9 @@ def test_history_in_a_real_terminal_cuts_nothing(three: Path, width: int) -> Non
         server.tmux("new-session", "-d", "-x", str(width), "-y", "40", "-c", str(Path.cwd()), cmd)
         deadline = time.monotonic() + 20
         screen = ""
-        while "game 2 is unfinished" not in screen and time.monotonic() < deadline:
+        whole = ("game 1 is unfinished: spit-tui --resume 1 --db h.sqlite3",
+                 "game 2 is unfinished: spit-tui --resume 2 --db h.sqlite3")
+        while not all(t in screen for t in whole) and time.monotonic() < deadline:
             time.sleep(0.1)
             screen = server.tmux("capture-pane", "-p", "-J")
     finally:

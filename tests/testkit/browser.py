@@ -30,13 +30,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import aiohttp
+
+from testkit.tmux import shows
 
 FLAGS = (
     "--headless",
@@ -266,12 +268,17 @@ class Page:
         text: str = await self.js("window.__spit ? window.__spit.screen() : ''")
         return text
 
-    async def wait_for_text(self, text: str, timeout: float = 15) -> str:
+    async def wait_for_text(
+        self, text: str | tuple[str, ...] | Callable[[str], bool], timeout: float = 15
+    ) -> str:
+        """The screen once it shows `text` (a tuple: all of them at once, as a
+        screen may be read half painted), or `text(screen)` holds."""
+        ok = shows(text)
         end = time.monotonic() + timeout
         shown = ""
         while time.monotonic() < end:
             shown = await self.screen()
-            if text in shown:
+            if ok(shown):
                 return shown
             await asyncio.sleep(0.05)
         raise AssertionError(f"{text!r} never showed in the browser:\n{shown}")
@@ -364,8 +371,9 @@ class Browser:
         _stop(self.proc)
 
 
-async def open_game(page: Page, url: str, ready: str = "pile a") -> str:
-    """Load the served page, wait for `ready` to show, give the board the keys."""
+async def open_game(page: Page, url: str, ready: str | tuple[str, ...] = "pile a") -> str:
+    """Load the served page, wait for `ready` to show (a tuple: all of it at
+    once), give the board the keys."""
     await page.send("Page.navigate", url=url)
     shown = await page.wait_for_text(ready, timeout=20)
     await page.js("window.__spit.term.focus()")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shlex
 import sys
 import threading
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from testkit.tmux import TmuxServer
+from testkit.tmux import TmuxServer, shows
 
 BOUND_S = 20.0  # a bound on every wait for a screen, not a speed
 
@@ -57,8 +58,12 @@ class Terminals(TmuxServer):
     def screen(self, name: str) -> str:
         return self.tmux("capture-pane", "-p", "-t", name)
 
-    def wait(self, name: str, text: str | Callable[[str], bool], bound: float = BOUND_S) -> str:
-        ok = (lambda s: text in s) if isinstance(text, str) else text
+    def wait(
+        self, name: str, text: str | tuple[str, ...] | Callable[[str], bool], bound: float = BOUND_S
+    ) -> str:
+        """The screen once it shows `text` (a tuple: every one of them on the same
+        capture, as a screen may be read half painted), or `text(screen)` holds."""
+        ok = shows(text)
         deadline = time.monotonic() + bound
         while True:
             screen = self.screen(name)
@@ -85,6 +90,21 @@ def terms(tmp_path: Path) -> Iterator[Terminals]:
     t = Terminals(tmp_path)
     yield t
     t.close()
+
+
+# `host --seat`'s line for the other player, its code whole (a line half painted
+# would give a code cut short)
+JOIN_LINE = re.compile(r"For the other player: spit-tui (join \S+ [0-9a-z]{5}-[0-9a-z]{5})")
+
+
+def join_command(terms: Terminals, name: str, *also: str) -> tuple[list[str], str]:
+    """The `join` argv a `host --seat` terminal shows for the other player, and
+    its screen once it shows that line whole and every one of `also`."""
+    screen = terms.wait(name, lambda s: JOIN_LINE.search(s) is not None
+                        and all(t in s for t in also))
+    m = JOIN_LINE.search(screen)
+    assert m, screen
+    return m[1].split(), screen
 
 
 def board_rows(screen: str) -> list[str]:

@@ -14,6 +14,17 @@ import uuid
 from collections.abc import Callable
 
 
+def shows(text: str | tuple[str, ...] | Callable[[str], bool]) -> Callable[[str], bool]:
+    """A screen's test: it holds `text`, or every text of a tuple (each wait for
+    what a screen must show is for all of it at once: a terminal may be captured
+    while its screen is half painted), or `text` is the test itself."""
+    if isinstance(text, str):
+        return lambda s: text in s
+    if isinstance(text, tuple):
+        return lambda s: all(t in s for t in text)
+    return text
+
+
 class TmuxServer:
     """`tmux -L <prefix>-<random> -f /dev/null ...`; `env` is the environment the
     server starts with (and so every pane's), unless a call gives its own."""
