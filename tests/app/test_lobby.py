@@ -439,3 +439,29 @@ async def test_join_says_a_host_that_is_not_there_before_the_lobby_opens(
     server = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
     async with server:
         assert await joincmd.no_host("127.0.0.1", server.sockets[0].getsockname()[1]) is None
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30)], ids=["60x20", "80x24", "100x30"])
+async def test_the_computers_levels_are_one_line_each(size: tuple[int, int]) -> None:
+    """Play the computer's list shows each level on one line, its pace and
+    misses whole, from the first to the last, under the line on where a new
+    player lands (they wrapped at 80 x 24 and 100 x 30; at 60 x 20 the box cut
+    the list, and the levels below 5 and that line were never seen)."""
+    from testkit.screen import screen_text
+
+    from spit_tui.players.ladder import LADDER, describe_short
+
+    app = lobby_app(TITLE, check_code)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("c")
+        await pilot.press("home")
+        seen = set()
+        for key in ("pagedown", "pagedown", "end"):
+            seen |= {line for line in (await screen_text(pilot)).splitlines() if "level" in line}
+            await pilot.press(key)
+        last = await screen_text(pilot)
+        seen |= {line for line in last.splitlines() if "level" in line}
+        assert "A new player beats level 5 about half the time." in last, last
+        for i, level in enumerate(LADDER, start=1):
+            line = f"level {i:>2}  {describe_short(level)}"
+            assert any(line in s for s in seen), (size, line, "\n".join(sorted(seen)))

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spit_tui.engine import Options, Variant
-from spit_tui.players.ladder import LADDER, PLACEMENT, describe
+from spit_tui.players.ladder import LADDER, PLACEMENT, describe_short
 
 from .lobby import Choice, Rooms
 
@@ -175,7 +175,7 @@ class LevelScreen(Question):
         with Vertical():
             yield Static("Play the computer: its level", classes="title")
             yield OptionList(
-                *(Option(f"level {i:>2}  {describe(level)}", id=str(i))
+                *(Option(f"level {i:>2}  {describe_short(level)}", id=str(i))
                   for i, level in enumerate(LADDER, start=1)),
                 id="levels",
             )  # fmt: skip

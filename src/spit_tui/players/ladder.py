@@ -138,10 +138,19 @@ def level_choices() -> str:
     return f"{', '.join(LEVEL_NAMES)}, 1-{TOP}"
 
 
+def _misses(level: Level) -> str:
+    return f"misses 1 play in {round(1 / level.overlook)}" if level.overlook else "never misses"
+
+
 def describe(level: Level) -> str:
     """One line about what a level is like: its pace and how often it misses a play."""
-    miss = f"misses 1 play in {round(1 / level.overlook)}" if level.overlook else "never misses"
-    return f"{level.play.mean:.2f} s a card (about {level.cards_per_minute:.0f} a minute), {miss}"
+    pace = f"{level.play.mean:.2f} s a card (about {level.cards_per_minute:.0f} a minute)"
+    return f"{pace}, {_misses(level)}"
+
+
+def describe_short(level: Level) -> str:
+    """`describe` in at most 34 cells, for a list a 60-column lobby shows whole."""
+    return f"{level.play.mean:.2f} s a card, {_misses(level)}"
 
 
 def like(seconds: Sequence[float], name: str = "like you") -> Level:
