@@ -258,13 +258,18 @@ async def test_a_game_that_ends_with_a_line_shows_it_on_the_page(browser: Browse
         try:
             async with browser.page() as page:
                 await page.send("Page.navigate", url=served.url)
-                why = ""
+                # the line comes in a message of its own, and the page shows its
+                # "ended" box when the socket closes: wait for both at once (and
+                # for the page itself: a busy machine's navigation is not done
+                # when its command returns)
+                why, shown = "", False
                 async with asyncio.timeout(20):
-                    while not why:
+                    while not (why and shown):
                         await asyncio.sleep(0.05)
-                        why = await page.js("document.getElementById('ended-why').textContent")
+                        why, shown = await page.js(
+                            "[document.getElementById('ended-why')?.textContent ?? '',"
+                            " (document.getElementById('ended')?.offsetHeight ?? 0) > 0]")
                 assert f"nothing is listening at 127.0.0.1:{port}" in why, why
-                assert await page.js("document.getElementById('ended').offsetHeight > 0")
                 _only_this_machine(page)
         finally:
             output = served.close()
