@@ -35,10 +35,12 @@ def decisions(log: Path) -> list[dict[str, object]]:
 def test_kitty_flags_asked_for_and_restored_by_one_pop(tmp_path: Path) -> None:
     term, log = start(tmp_path, 25)
     try:
+        term.pump_until(lambda: bool(term.set_flags), "the app set no flags")
         assert term.set_flags == [31]  # 1+2+4+8+16, on the entry Textual pushed
         # AZERTY: the key at US "q" types "a" (base key q): press, 3 repeats, release
         term.send("\x1b[97::113;1;97u" + "\x1b[97::113;1:2;97u" * 3 + "\x1b[97::113;1:3u")
-        term.pump(0.5)
+        term.pump_until(lambda: len(decisions(log)) >= 4, "four decisions never came")
+        term.pump(0.3)  # (and none more)
         got = decisions(log)
         assert [(d["action"], d["outcome"]) for d in got][:1] == [("L1a", "applied")]
         assert [d["message"] for d in got[1:]] == ["repeat"] * 3
@@ -53,7 +55,8 @@ def test_terminal_that_never_answers(tmp_path: Path) -> None:
     try:
         assert term.set_flags == []
         term.send("q")
-        term.pump(0.5)
+        term.pump_until(lambda: bool(decisions(log)), "the key was never decided")
+        term.pump(0.3)  # (and nothing more)
         assert [d["action"] for d in decisions(log)] == ["L1a"]
     finally:
         term.close()
@@ -65,7 +68,8 @@ def test_any_layout_plays_by_physical_key(tmp_path: Path, layout_key: str) -> No
     term, log = start(tmp_path, 25)
     try:
         term.send(layout_key)
-        term.pump(0.5)
+        term.pump_until(lambda: bool(decisions(log)), "the key was never decided")
+        term.pump(0.3)  # (and nothing more)
         assert [d["action"] for d in decisions(log)] == ["L1a"]
     finally:
         term.close()

@@ -151,7 +151,8 @@ def test_textual_theme_may_name_the_games_own_light_theme() -> None:
     """TEXTUAL_THEME=spit-light (registered by the game after Textual read the
     variable) draws the board on white, not Textual's fallback."""
     game = PtyGame(["--seed", "1"], game_env(TEXTUAL_THEME="spit-light"))
-    assert game.wait_for(BOARD)
     white = (b"48;2;255;255;255", b"48;5;231")  # truecolor or 256 colours
-    assert any(w in game.output for w in white), game.output[-300:]
+    # the board and its white, waited for together (a frame may come in pieces)
+    assert game.wait_for(lambda out: BOARD in out and any(w in out for w in white)), (
+        game.output[-300:])
     assert game.quit() == (0, "")

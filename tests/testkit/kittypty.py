@@ -15,6 +15,7 @@ import struct
 import sys
 import termios
 import time
+from collections.abc import Callable
 
 
 class KittyPty:
@@ -56,10 +57,15 @@ class KittyPty:
             os.write(self.fd, f"\x1b[?{self.answer}u".encode())
 
     def wait_for(self, text: bytes, timeout: float = 15.0) -> None:
+        self.pump_until(lambda: text in self.out, f"never saw {text!r}", timeout)
+
+    def pump_until(self, done: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+        """Read (and answer) what the app writes until `done()` holds (a bound,
+        not a speed: a busy machine is slow to draw and to log)."""
         end = time.monotonic() + timeout
-        while text not in self.out:
+        while not done():
             if time.monotonic() > end:
-                raise AssertionError(f"never saw {text!r}")
+                raise AssertionError(what)
             self.pump(0.05)
 
     def send(self, data: str) -> None:

@@ -83,14 +83,16 @@ class PtyGame:
         with self._lock:
             return bytes(self._out)
 
-    def wait_for(self, text: bytes, timeout: float = 20.0) -> bool:
+    def wait_for(self, text: bytes | Callable[[bytes], bool], timeout: float = 20.0) -> bool:
+        """Whether the terminal got `text` (or `text(output)` held) within `timeout`."""
+        ok = text if callable(text) else (lambda out: text in out)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            if text in self.output:
+            if ok(self.output):
                 return True
             if self.proc.poll() is not None:
                 time.sleep(0.1)
-                return text in self.output
+                return ok(self.output)
             time.sleep(0.05)
         return False
 
