@@ -71,11 +71,11 @@ async def test_the_host_measures_a_seat_behind_the_proxy_and_holds_its_own() -> 
         async with asyncio.timeout(10.0):
             while rtt.samples < 4:
                 await asyncio.sleep(0.1)
-        assert rtt.srtt is not None and 0.079 <= rtt.srtt < 0.2  # 80 ms and the load
+        assert rtt.srtt is not None and 0.079 <= rtt.srtt < 0.4  # 80 ms and the load
         own = room.seats[Player.LEFT].rtt.srtt
         assert own is not None and own < 0.02  # the in-process seat answers at once
         held = room.holds()
-        assert 0.035 <= held[Player.LEFT] < 0.1 and held[Player.RIGHT] == 0.0
+        assert 0.035 <= held[Player.LEFT] < 0.2 and held[Player.RIGHT] == 0.0  # (the load)
         await client.close()
     finally:
         await proxy.close()

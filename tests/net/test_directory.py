@@ -249,7 +249,7 @@ async def test_a_redis_that_stands_still_is_not_reachable_within_a_second(
                 took = asyncio.get_running_loop().time() - t0
             finally:
                 server.pause(False)
-            assert 0.9 <= took < 3.0, took
+            assert 0.9 <= took < 8.0, took  # the host's 1 s, not a wait for Redis; a bound
             again = await Client.join(LOCAL, a.port, far.code)
             assert again.port == b.port
             await again.close()

@@ -238,7 +238,9 @@ async def test_a_slow_redis_never_slows_a_game(tmp_path: Path) -> None:
                 print(f"slow Redis: cross-host join {join_s * 1000:.0f} ms; "
                       f"key round trip p50 {p50:.1f} ms, p95 {p95:.1f} ms")
                 assert join_s >= 0.18  # the lookup did go through the slow Redis (0.2 s)
-                assert p50 < 100  # a directory on the key path would add 200 ms to each
+                # a directory on the key path would add 200 ms to each (the bound
+                # is loose: a round trip on two busy cores can take 100 ms)
+                assert p50 < 190
                 for c in seats:
                     await c.close()
         finally:

@@ -153,7 +153,7 @@ async def test_one_timer_tells_a_quiet_line_from_a_slow_drip() -> None:
     t0 = loop.time()
     with pytest.raises(TimeoutError):
         await read_frame(quiet, frame_s=1.0, until=t0 + 0.05)
-    assert loop.time() - t0 < 0.5
+    assert loop.time() - t0 < 0.9  # `until`, not frame_s (1 s); a busy machine is late
     drip = reader_with(encode(intent("a", 0))[:6], eof=False)
     with pytest.raises(ProtocolError, match=r"not complete within 0\.05 s"):
         await read_frame(drip, frame_s=0.05, until=loop.time() + 10.0)
