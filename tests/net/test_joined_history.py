@@ -153,8 +153,8 @@ def test_the_host_sends_no_record_before_game_over_and_one_a_game_after() -> Non
     (sent,) = records()  # once a game on a connection, however often asked
     assert sent["part"] == sent["parts"] == 1
     assert "\n".join(sent["lines"]) + "\n" == format_record(
-        record_of(t, {"Left": "LEFT", "Right": "RIGHT"})
-    )
+        record_of(t, {"Left": "LEFT", "Right": "RIGHT", "Room": room.code})
+    )  # (the Room tag: played at seats, never to be resumed at one keyboard)
 
 
 def test_record_parts_must_come_in_order_and_asked_for() -> None:

@@ -263,7 +263,7 @@ async def test_the_lobby_entries_over_real_sockets_options_computer_and_the_list
         assert [(w.code, w.line) for w in listed] == [(code, "ana v COMPUTER · standard")]
         names, tags, rungs = room.seating()[0], room.seating()[3], room.seating()[4]
         assert names == ("ana", f"computer (level {TOP})") and rungs == (None, TOP)
-        assert dict(tags) == {"Computer": f"R level {TOP}"}
+        assert dict(tags) == {"Computer": f"R level {TOP}", "Room": code}
         bot.cancel()
         await ana.close()
     finally:

@@ -104,3 +104,52 @@ def test_history_in_a_real_terminal_cuts_nothing(three: Path, width: int) -> Non
     assert table and all(line.rstrip()[-1] in "┓┃┩│┘" for line in table), screen  # whole rows
     players = "".join(line.split("│")[3].strip() for line in table if line.startswith("│"))
     assert players.count("ABCDEFGHIJKLMNOP") == 3 and players.count("(level 10)") == 3, screen
+
+
+async def test_a_game_played_in_a_hosts_room_is_never_offered_to_resume(
+    three: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A room's game quit in play (a seat's player left) is kept unfinished in
+    the host's history, as any game; but its players sat at other terminals,
+    so `history` gives it no resume command, `--resume ID` says why in one
+    line, and `--resume` (and F5's offer) goes to the newest game played here."""
+    import asyncio
+
+    from testkit.join import FAST, until
+
+    from spit_tui.engine import Phase, Play, Player
+    from spit_tui.keys.intent import Row, intent_for
+    from spit_tui.net.client import Client
+    from spit_tui.net.host import Host
+    from spit_tui.store.history import HistoryWriter
+
+    host = Host(port=0, timings=FAST, seed=3, wait_s=120.0, history=HistoryWriter(three))
+    await host.start()
+    try:
+        room = host.new_room()
+        left = await Client.join("127.0.0.1", host.port, room.code, "left")
+        right = await Client.join("127.0.0.1", host.port, room.code, "right")
+        await asyncio.sleep(FAST.stale_s + 0.05)
+        left.press(Row.PILE_A, 0)
+        right.press(Row.PILE_A, 0)
+        await until(lambda: room.table.position.phase is Phase.PLAY, "in play")
+        plays = [a for a in room.table.game.legal_actions(Player.LEFT) if isinstance(a, Play)]
+        left.press(*intent_for(plays[0])[1:])
+        await until(lambda: len(room.table.game.log) >= 3, "a card is played")
+        await right.close(leave=True)  # RIGHT's player quits: the room stops
+        await until(lambda: left.ended is not None, "LEFT is told", timeout=5)
+    finally:
+        await host.close()
+    conn = sqlite3.connect(three)
+    assert conn.execute("SELECT id, finished FROM games WHERE id = 4").fetchall() == [(4, 0)]
+    conn.close()
+    assert cli.main(["history", "--db", str(three)]) == 0
+    out = capsys.readouterr().out
+    assert "game 2 is unfinished: spit-tui --resume 2 --db h.sqlite3\n" in out
+    assert "game 1 is unfinished: spit-tui --resume 1 --db h.sqlite3\n" in out
+    assert "--resume 4" not in out and out.count("unfinished") == 5  # 3 results, 2 lines
+    assert cli.main(["--resume", "4", "--db", str(three)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "game 4 was played in a room of a host" in err, err
+    newest = find_stopped(three)
+    assert newest is not None and newest.game_id == 2

@@ -346,11 +346,16 @@ class Room:
         """Who sits here, for the stored games: the names (the computer's where
         it played a seat from the start), the seats' key identities, the match
         the game belongs to (its key, first to N), the record's tags and the
-        computer's rung per seat (net.computer.computer_seating)."""
+        computer's rung per seat (net.computer.computer_seating); the Room tag
+        says the game was played at seats, so no history offers to resume it
+        at one keyboard."""
         ids = (self.seats[Player.LEFT].identity, self.seats[Player.RIGHT].identity)
         match = self.match
         key = None if match is None else (f"{self.code} {match.number}", match.first_to)
         names, tags, rungs = computer_seating(self.table, self.computers)
+        from spit_tui.store.resume import ROOM_TAG
+
+        tags = (*tags, (ROOM_TAG, self.code))  # played at seats: never resumed at one keyboard
         if self.daily is not None:  # as a daily game at one keyboard is tagged
             tags = (*tags, ("Daily", self.daily))
         return names, ids, key, tags, rungs, self.daily

@@ -23,7 +23,7 @@ from spit_tui.command import PROG, Parser, UsageError, command, fail, shown, wri
 from spit_tui.store import db
 from spit_tui.store.bests import Bests, by_opponent, game_rows, group_name
 from spit_tui.store.bests import shown as best_text
-from spit_tui.store.resume import resume_command
+from spit_tui.store.resume import IN_ROOM, resume_command
 from spit_tui.store.stats import PlayerStats, all_stats
 from spit_tui.store.stored import escaped, real, record_text, skipped_line, whole
 
@@ -196,7 +196,7 @@ def history_main(argv: list[str]) -> int:
             "SELECT id, started, left_name, right_name, result, finished, play_seconds, rounds,"
             " variant, match_id, match_first_to, daily,"
             " (SELECT count(*) FROM games g2 WHERE g2.match_id = games.match_id"
-            "  AND g2.id <= games.id), set_start"
+            f"  AND g2.id <= games.id), set_start, {IN_ROOM}"
             " FROM games ORDER BY id DESC LIMIT ?",
             (args.limit,),
         ).fetchall()
@@ -212,7 +212,7 @@ def history_main(argv: list[str]) -> int:
     # Fixed columns keep their width; on a narrow terminal the players and the
     # result wrap onto a second line instead of being cut (or the id dropped).
     id_width = max((len(str(row[0])) for row in games), default=2)
-    parts = [_part_of(*row[9:]) for row in games]  # a column only when a game has one
+    parts = [_part_of(*row[9:14]) for row in games]  # a column only when a game has one
     for col, width, wraps in (
         ("id", id_width, False), ("date", 12, False), ("players", 10, True),
         ("result", 10, True), ("play time", 9, False), ("rounds", 6, False),
@@ -227,7 +227,7 @@ def history_main(argv: list[str]) -> int:
             skipped.append(row[0] if type(row[0]) is int else -1)
             continue
         t.add_row(*(Text(c) for c in [*cells, *([part] if any(parts) else [])]))
-        if cells[3] == UNFINISHED:
+        if cells[3] == UNFINISHED and row[14] == 0:  # (a room's game: resumed nowhere)
             unfinished.append(int(cells[0]))
     if skipped:
         print(skipped_line("history", skipped), file=sys.stderr)

@@ -10,6 +10,10 @@ finished game is one game in the history, with one record.
 Who sat where is part of the game: a seat the computer played is kept in the
 record's `Computer` tag (`[Computer "R normal"]`: the seat's letter and its
 level), so a resumed game puts the computer back where it was.
+
+A game played at a host's seats (`host`, `join`, the SSH and browser doors) is
+stored with a `Room` tag (its room's code) and never offered: its players
+were at other terminals, and its room is gone; it replays, as any game does.
 """
 
 from __future__ import annotations
@@ -36,7 +40,15 @@ from spit_tui.store.records import MAX_RECORD_BYTES
 from spit_tui.store.stored import real, record_text, text, whole
 
 COMPUTER_TAG = "Computer"
+ROOM_TAG = "Room"  # the room code of a game played at a host's seats
 TAKEOVER_TAG = "Takeover"  # "R 6 @83.250": seat, rung, game time in s (net.computer)
+# SQL: whether a stored game was played in a host's room: its record's Room tag
+# (a tag's text, a name, never holds a quote; the moves never a bracket), or,
+# stored before that tag, a seat's SSH key (only a door's seat has one)
+IN_ROOM = (
+    f"(instr(record, '[{ROOM_TAG} \"') > 0 OR EXISTS (SELECT 1 FROM game_players p"
+    " WHERE p.game_id = games.id AND p.identity IS NOT NULL))"
+)
 MAX_NAME = 40  # a stored name longer than this was not written by spit-tui
 LOOK_BACK = 20  # unfinished games tried, newest first, for one whose record replays
 
@@ -118,7 +130,8 @@ def last_stopped(conn: sqlite3.Connection) -> Stopped | None:
     """The newest unfinished game whose record replays to a game still in play
     (a row whose values do not fit is passed over: the file is untrusted)."""
     rows = conn.execute(
-        _SELECT + " WHERE finished = 0 ORDER BY id DESC LIMIT ?", (MAX_RECORD_BYTES, LOOK_BACK)
+        _SELECT + f" WHERE finished = 0 AND NOT {IN_ROOM} ORDER BY id DESC LIMIT ?",
+        (MAX_RECORD_BYTES, LOOK_BACK),
     ).fetchall()
     for row in rows:
         stopped = _stopped(conn, row)
@@ -174,9 +187,17 @@ def stopped_game(conn: sqlite3.Connection, game_id: int) -> Stopped:
     row = conn.execute(_SELECT + " WHERE id = ?", (MAX_RECORD_BYTES, game_id)).fetchone()
     if row is None:
         raise db.HistoryError(f"no game {game_id} in the history ('spit-tui history' lists them)")
-    (finished,) = conn.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+    finished, in_room = conn.execute(
+        f"SELECT finished, {IN_ROOM} FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     if finished != 0:
         raise db.HistoryError(f"game {game_id} was played to its end: there is nothing to resume")
+    if in_room:
+        raise db.HistoryError(
+            f"game {game_id} was played in a room of a host, at two terminals:"
+            " only a game played at this keyboard can be resumed (spit-tui replay"
+            f" {game_id} shows it)"
+        )
     stopped = _stopped(conn, row)
     if stopped is None:
         raise db.HistoryError(
