@@ -37,6 +37,7 @@ NOT_AT_START = (
     "spit_tui.matchscore",  # --match only  # the quit question, the pause, too small: on first use
     "spit_tui.players.ladder",  # config.toml's level at its default needs no ladder
     "spit_tui.players.level",
+    "tomllib",  # config.toml as the game writes it is read without it (settings.plaintoml)
     "sqlite3",
     "json",
     "secrets",

@@ -2,7 +2,8 @@
 
 Read with care (userfiles.read_small: a regular file of at most
 MAX_FILE_BYTES; never a FIFO, a device or a directory), parsed with the
-standard tomllib. A file that cannot be used gives one line (shown on screen)
+standard tomllib, or without it when it holds only the lines the game writes
+(settings/plaintoml.py). A file that cannot be used gives one line (shown on screen)
 and the defaults for what it could not give, and it is never written over:
 a save re-reads the file first and refuses while anything in it is wrong, so
 a player's file is left exactly as it was until they mend or remove it.
@@ -23,6 +24,7 @@ from typing import Any, NamedTuple
 
 from spit_tui.paths import config_dir, write_whole
 from spit_tui.settings.fields import BY_KEY, SETTINGS, Refused, toml_value
+from spit_tui.settings.plaintoml import plain
 from spit_tui.userfiles import FileRefused, private_dir, read_small
 
 FILE_NAME = "config.toml"
@@ -64,16 +66,20 @@ def load(path: Path | None = None) -> Loaded:
         return _unusable(path, f"not a settings file ({e})")
     except OSError as e:
         return _unusable(path, f"cannot read it: {e.strerror or e}")
-    import tomllib  # here: only a start that has a config file needs the parser
-
     try:
-        table = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return _unusable(path, "not UTF-8 text")
-    except tomllib.TOMLDecodeError as e:
-        return _unusable(path, f"not valid TOML ({e})")
-    except RecursionError:
-        return _unusable(path, "not valid TOML (values nested too deeply)")
+    table = plain(text)  # the file as the game wrote it: no parser to import
+    if table is None:
+        import tomllib  # here: only a file the game did not write needs the parser
+
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            return _unusable(path, f"not valid TOML ({e})")
+        except RecursionError:
+            return _unusable(path, "not valid TOML (values nested too deeply)")
     values: dict[str, Any] = {}
     wrong: list[str] = []
     for key, value in table.items():
