@@ -19,8 +19,30 @@ from testkit.ssh import BOUND_S, CODE, connect, game_pid, served
 
 from spit_tui.engine import Options, Variant
 from spit_tui.ssh.admission import Admission, read_authorized
-from spit_tui.ssh.server import PENDING_PER_ADDRESS, RESTORE
+from spit_tui.ssh.server import ALT_OFF, ALT_ON, MODES_OFF, PENDING_PER_ADDRESS, SHOWN, GuestScreen
 
+
+def restored(out: bytes) -> bool:
+    """The guest's terminal after the game: off the alternate screen, its
+    modes off and the cursor shown, and the cursor on a line of its own."""
+    return out.endswith(MODES_OFF + SHOWN) and out.rindex(ALT_OFF) > out.rfind(ALT_ON)
+
+
+def test_the_end_of_a_session_leaves_the_normal_screen_once_and_ends_the_last_line() -> None:
+    """A game that left the alternate screen (a clean end) gets no second
+    "leave it", which would take the cursor back up over its last line; one
+    still on it (a crash) gets it; a last line without its end gets one; a
+    switch split between two reads counts."""
+    clean = GuestScreen()
+    for part in (ALT_ON + b"board", ALT_OFF[:4], ALT_OFF[4:] + b"spit-tui: bye\r\n"):
+        clean.feed(part)
+    assert clean.ending() == MODES_OFF + SHOWN
+    crashed = GuestScreen()
+    crashed.feed(ALT_ON + b"board\r\n")
+    assert crashed.ending() == MODES_OFF + ALT_OFF + SHOWN
+    unended = GuestScreen()
+    unended.feed(ALT_ON + b"board" + ALT_OFF + b"spit-tui: bye\x1b[0m")
+    assert unended.ending() == MODES_OFF + SHOWN + b"\r\n"
 
 async def test_a_guest_gets_the_lobby_and_a_bad_code_is_asked_again(tmp_path: Path) -> None:
     async with served(tmp_path) as s:
@@ -39,7 +61,7 @@ async def test_a_guest_gets_the_lobby_and_a_bad_code_is_asked_again(tmp_path: Pa
         await asyncio.sleep(0.3)
         g.send(b"\x11")  # Ctrl+Q leaves
         await screen.wait_closed()
-        assert screen.status == 0 and bytes(screen.out).endswith(RESTORE)
+        assert screen.status == 0 and restored(bytes(screen.out))
         assert not s.door.sessions and not s.door.admission.open_by_address
 
 
@@ -218,7 +240,7 @@ async def test_an_idle_guest_in_a_game_gets_a_restored_terminal(tmp_path: Path) 
         await screen.wait_closed()
         out = bytes(screen.out)
         assert b"nothing typed for 8 s" in out and screen.status == 1
-        assert out.rindex(RESTORE) < out.rindex(b"nothing typed")
+        assert out.rindex(MODES_OFF + SHOWN) < out.rindex(b"nothing typed")
         assert out.count(b"\x1b[?1049h") == 2  # the lobby's screen, then the board's
         assert out.rindex(b"\x1b[?1049l") > out.rindex(b"\x1b[?1049h")
         with pytest.raises(ProcessLookupError):
@@ -281,7 +303,7 @@ async def test_a_code_as_the_command_goes_straight_to_the_room(tmp_path: Path) -
         await b.wait_for(b"Quit the game?")
         ben.send(b"\r")
         await b.wait_closed()
-        assert b.status == 0 and bytes(b.out).endswith(RESTORE)
+        assert b.status == 0 and restored(bytes(b.out))
 
 
 async def test_new_room_starts_from_the_servers_own_game(tmp_path: Path) -> None:
@@ -422,7 +444,7 @@ async def test_a_guest_watches_a_game_with_w_and_its_code(tmp_path: Path) -> Non
         assert not room.watchers or await _no_watchers(room)
         carl.send(b"\x11")  # and out
         await c.wait_closed()
-        assert c.status == 0 and bytes(c.out).endswith(RESTORE)
+        assert c.status == 0 and restored(bytes(c.out))
         async with asyncio.timeout(10):
             while room.watchers:
                 await asyncio.sleep(0.05)

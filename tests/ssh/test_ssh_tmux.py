@@ -309,3 +309,26 @@ def test_two_openssh_clients_play_a_whole_game(guests: Guests, door: ThreadDoor)
         guests.quit(name)
         assert guests.restored(name)
     guests.shot("both left", "ana", "ben")
+
+
+def test_a_sessions_last_line_stays_above_openssh_s_own(guests: Guests, door: ThreadDoor) -> None:
+    """A watcher's game ends with one line (the room stopped); OpenSSH then
+    says "Connection to ... closed." on the line under it. The door's
+    terminal repair once put the cursor back up where the game had begun, and
+    OpenSSH's line was written over the game's ("Connection to 127.0.0.1
+    closed.me: the game is stopped")."""
+    guests.ssh("ana", "ana", "new")
+    board = guests.wait("ana", lambda s: "Waiting for RIGHT to join" in s
+                        and CODE.search(s.replace("\n", " ")) is not None)
+    m = CODE.search(board.replace("\n", " "))
+    assert m, board
+    guests.ssh("carl", "carl", "w", m[1])
+    guests.wait("carl", ("Waiting for RIGHT to join", "ana"))
+    guests.quit("ana")
+    ended = guests.wait("carl", ("EXIT=", "STTY="))
+    lines = [line.rstrip() for line in ended.splitlines() if line.strip()]
+    said = "spit-tui watch: ana left the game: the game is stopped"
+    assert said in lines, ended
+    after = lines[lines.index(said) + 1 :]
+    assert after[:2] == ["Connection to 127.0.0.1 closed.", "EXIT=0"], ended
+    assert guests.restored("carl")

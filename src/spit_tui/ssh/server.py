@@ -11,7 +11,9 @@ a command goes straight in: a room code, `w CODE` (watch), `new`, `quick`.
 
 How a session ends, and what the guest's terminal gets:
 - the game ends (its own quit, its end line): what it wrote, then RESTORE
-  (harmless after a clean exit; it repairs the terminal after a crash);
+  (harmless after a clean exit; it repairs the terminal after a crash), and
+  a line end if the game's last line had none, so OpenSSH's "Connection to
+  ... closed." comes under the game's last line, never over it;
 - idle (no byte from the guest for `idle_s`), the server stopping: the game
   is hung up (it restores the terminal as for a closed window), then RESTORE
   and one line;
@@ -58,9 +60,50 @@ PENDING_PER_ADDRESS = 10  # connections from one address beyond its sessions' li
 # what the guest's terminal needs after any game, even one that crashed: the
 # normal screen, the cursor shown, the kitty keyboard flags popped, mouse and
 # bracketed paste off, plain colours
-RESTORE = (
-    b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h\x1b[0m"
-)
+MODES_OFF = b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
+ALT_ON, ALT_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
+SHOWN = b"\x1b[?25h\x1b[0m"
+RESTORE = MODES_OFF + ALT_OFF + SHOWN
+_CONTROLS = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x1f\x7f]")
+
+
+class GuestScreen:
+    """What the guest's terminal shows, as far as a session's end needs it:
+    whether the game is on the alternate screen, and whether the normal
+    screen's cursor is on a line with text. Leaving the alternate screen puts
+    the cursor back where it was when the game entered it, even when sent on
+    the normal screen: sent again after the game had left it and written its
+    last line, it took the cursor up, and OpenSSH wrote "Connection to ...
+    closed." over that line."""
+
+    def __init__(self) -> None:
+        self.alt = False
+        self.mid_line = False
+        self._tail = b""  # a switch split between two reads
+
+    def feed(self, data: bytes) -> None:
+        buf = self._tail + data
+        on, off = buf.rfind(ALT_ON), buf.rfind(ALT_OFF)
+        if max(on, off) >= 0:
+            self.alt = on > off
+            self.mid_line = False  # (the cursor goes back to a line's start)
+            data = buf[max(on, off) + len(ALT_ON) :]
+        self._tail = buf[-(len(ALT_ON) - 1) :]
+        if self.alt:
+            return
+        line = data.rpartition(b"\n")
+        if line[1]:
+            self.mid_line = False
+        if _CONTROLS.sub(b"", line[2]):
+            self.mid_line = True
+
+    def ending(self) -> bytes:
+        """What the guest's terminal gets after the game: modes off, the normal
+        screen (only if the game is still on the other), the cursor, and a
+        line end if its last line has text on it."""
+        return (
+            MODES_OFF + (ALT_OFF if self.alt else b"") + SHOWN + (b"\r\n" if self.mid_line else b"")
+        )
 # what a guest may set (ssh -o SetEnv=...): their keyboard, their terminal's
 # colours, and the look (a colour-blind guest's palette, four-colour suits,
 # markers, card size); each is checked by the game as on the command line
@@ -258,6 +301,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         self.term: str | None = None
         self.command: str | None = None
         self.game: GuestPty | None = None
+        self.screen = GuestScreen()
         self.admitted = False
         self.ending: tuple[int, str | None] | None = None
         self.why = ""  # how the session ended, for the server's log and tests
@@ -488,7 +532,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         argv = [command, f"{host}:{port}", *([code] if code else [])]
         if command == "join":  # the server's host keeps the games (ssh-serve --db), by key
             argv.append("--no-history")
-        game = GuestPty(argv, self._env(invite), self.size, self._send, self._game_over)
+        game = GuestPty(argv, self._env(invite), self.size, self._shown, self._game_over)
         try:
             await game.start()
         except OSError as e:
@@ -498,10 +542,15 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         if self.ending is not None:
             game.hang_up()
 
+    def _shown(self, data: bytes) -> None:
+        """The game's output, to the guest."""
+        self.screen.feed(data)
+        self._send(data)
+
     def _game_over(self, status: int) -> None:
         if self.game is not None:
             self.door.games.discard(self.game)
-        self._send(RESTORE)
+        self._send(self.screen.ending())
         code, line = self.ending or (status, None)
         if line is not None:
             self._line(f"{PROG}: {line}")
