@@ -189,7 +189,7 @@ _actions = st.one_of(
 
 
 def _well_formed(a: Action) -> bool:
-    fields = [getattr(a, f) for f in a.__dataclass_fields__ if f != "player"]
+    fields = [getattr(a, f) for f in a.__match_args__ if f != "player"]
     return a.player in (Player.LEFT, Player.RIGHT) and type(a.player) is Player and all(
         type(v) is int for v in fields
     )
