@@ -106,7 +106,8 @@ LAYERS: dict[str, int] = {
     "engine": 0,
     "paths": 0,  # utilities with no game code: where the user's files live,
     "userfiles": 0,  # how they are read safely,
-    "command": 0,  # and how a command line quotes and reports (keys quote bad values so)
+    "command": 0,  # and how a command line quotes and reports (keys quote bad values so),
+    "hangup": 0,  # and whether the terminal hung up (the key driver reads its end)
     "clock": 1,
     "keys": 2,
     "players": 2,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
 ENVIRONMENT = 1  # the exit status when the terminal or the environment cannot show a board
 KEYS = 2  # the exit status for a key setting that cannot be used (a bad command line)
+HUNG_UP = 128 + signal.SIGHUP  # the terminal hung up, as a SIGHUP's end
 FRAME_RATE = 1000  # Textual's frame cap (TEXTUAL_FPS): no cap in practice; see Board.prepare
 BOARD_OPTIONS = ("layout", "keys", "theme", "decision_log")  # their names in an argparse Namespace
 
@@ -267,9 +269,15 @@ class Board:
 
     def check_terminal(self) -> int | None:
         """None if the environment and the terminal can show the board, else
-        ENVIRONMENT after one line saying why."""
+        ENVIRONMENT after one line saying why; or, the terminal hung up already
+        (between two boards: the lobby and its room), nothing said and 129, as
+        the board would have ended on its SIGHUP (keys/terminal.py)."""
+        from spit_tui.hangup import hung_up, let_go_of_terminal
         from spit_tui.terminal import environment_problem, terminal_problem
 
+        if hung_up(0):  # the driver reads fd 0
+            let_go_of_terminal()
+            return HUNG_UP
         problem = environment_problem() or terminal_problem()
         if problem is not None:
             print(f"{self.prog}: {problem}", file=sys.stderr)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 import signal
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -47,7 +46,6 @@ from spit_tui.app.screens import (
 from spit_tui.app.signals import (
     end_on_signals,
     ending_signals,
-    hung_up,
     owns_terminal,
     realtime,
     stop_ending_on_signals,
@@ -58,8 +56,9 @@ from spit_tui.app.themes import install as install_themes
 from spit_tui.app.views import SceneView
 from spit_tui.clock import GameClock, RealClock, VirtualClock
 from spit_tui.engine import PLAYERS, Game, Options, Phase, Player, Position, Record
+from spit_tui.hangup import let_go_of_terminal
 from spit_tui.keys.keymap import US, KeyMap
-from spit_tui.keys.terminal import driver_for, drop_repeat, game_intent
+from spit_tui.keys.terminal import HungUp, driver_for, drop_repeat, game_intent
 from spit_tui.look import DEFAULT_LOOK, LARGE, Look, card_size, look_of
 from spit_tui.names import Given, remember, seat_names
 from spit_tui.seed import fresh_seed
@@ -146,7 +145,6 @@ class SpitApp(App[None]):
         self._wakeup: asyncio.TimerHandle | None = None  # see _wake_for_next_event
         # the loop and the ending signals this app handles there (_handle_signals)
         self._signals_handled: tuple[asyncio.AbstractEventLoop, list[int]] | None = None
-        self._terminal_fd: int | None = None  # the terminal the tick checks for a hang-up
         self.history: HistoryWriter | None = None  # see attach_history
         self.match: MatchScore | None = None  # see start_match
         self._counted = False  # the game in play is counted into the match (it ended)
@@ -348,9 +346,6 @@ class SpitApp(App[None]):
         """Catch the clocks up with real time (the game's, and a help page's), then
         repaint what the top screen shows."""
         self._poll_history()
-        if self._terminal_fd is not None and hung_up(self._terminal_fd):
-            self.ended_by_signal(signal.SIGHUP)  # as the hang-up's SIGHUP would have
-            return
         self.clock.update()
         screen = self.screen_stack[-1] if self.is_running and self.screen_stack else None
         shows = as_table_screen(screen)
@@ -574,9 +569,6 @@ class SpitApp(App[None]):
             lambda: handled.extend(end_on_signals(loop, self.ended_by_signal, later))
         )
         self._signals_handled = (loop, handled)  # given back at the end (on_unmount)
-        fd = getattr(self._driver, "fileno", None)  # a terminal's (a browser's is a pipe)
-        if isinstance(fd, int) and (os.isatty(fd) or hung_up(fd)):
-            self._terminal_fd = fd
         watch_continue(self._driver, loop, self.continued)
         # immediate: Ctrl+Z stops the process right after publishing, before a
         # queued callback could run, and the pause must start before the stop
@@ -591,7 +583,17 @@ class SpitApp(App[None]):
         self.exit(return_code=code)
 
     def ended_by_signal(self, signum: int) -> None:
+        """End as the signal asks, exit status 128 + its number. A SIGHUP's
+        terminal may be gone: then nothing more is written to it."""
+        if signum == signal.SIGHUP:
+            let_go_of_terminal()
         self.exit(return_code=128 + signum)
+
+    def on_hung_up(self, _: HungUp) -> None:
+        """The driver read the terminal's end (keys/terminal.py): the game ends
+        as on the hang-up's SIGHUP, which may never come (it came between two
+        apps, or the game runs with SIGHUP ignored)."""
+        self.ended_by_signal(signal.SIGHUP)
 
     def continued(self, own_stop: bool) -> None:
         """After SIGCONT. A stop the game was not told of (SIGSTOP, or a SIGTSTP

@@ -52,6 +52,15 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Ended:
+    """The lobby ended without a choice nor the player's leave: a signal
+    ended it (its terminal hung up: SIGHUP, or the driver read the end).
+    `status`: the command's exit status (128 + the signal's number)."""
+
+    status: int
+
+
+@dataclass(frozen=True)
 class Watchable:
     """A game in play that may be watched, as the host listed it."""
 
@@ -300,11 +309,14 @@ async def choose_in_lobby(
     heading: str, check: Callable[[str], str], rooms: Rooms | None = None,
     entries: tuple[Entry, ...] = ENTRIES, options: Options | None = None,
     you: YourName | None = None, notice: str | None = None,
-) -> Choice | None:
-    """Run the lobby; what the player chose (None: they left; `you.name`: the
-    name they gave, if they gave one). `notice`: why the last room ended (the
-    host stopped it), under the heading until this choice."""
+) -> Choice | Ended | None:
+    """Run the lobby; what the player chose (None: they left; Ended: a signal
+    ended it; `you.name`: the name they gave, if they gave one). `notice`: why
+    the last room ended (the host stopped it), under the heading until this
+    choice."""
     app = lobby_app(heading, check, rooms, entries, options, you, notice)
     await app.run_async()
     assert isinstance(app.mode, LobbyMode)
+    if app.mode.chosen is None and app.return_code:
+        return Ended(app.return_code)
     return app.mode.chosen

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import os
 import signal
 import sys
@@ -97,23 +96,6 @@ def stop_ending_on_signals(loop: asyncio.AbstractEventLoop, sigs: Iterable[int])
     for sig in sigs:
         with contextlib.suppress(ValueError, NotImplementedError, RuntimeError, OSError):
             loop.remove_signal_handler(sig)
-
-
-def hung_up(fd: int) -> bool:
-    """Has the terminal on `fd` hung up (its window closed, its ssh session or
-    tmux server gone)? A hung-up terminal's reads return nothing at once, so
-    Textual's input thread would spin on it for ever; every control call on it
-    fails with EIO. A hang-up's SIGHUP can miss the game: it came while one
-    app ended and the next (the lobby again) began, or the game was started
-    with SIGHUP ignored (nohup). A terminal only given to another job (the
-    game in the background) is not hung up."""
-    try:
-        os.tcgetpgrp(fd)
-    except OSError as e:
-        return e.errno == errno.EIO
-    except ValueError:
-        return False
-    return False
 
 
 def owns_terminal() -> bool:

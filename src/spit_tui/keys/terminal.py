@@ -20,19 +20,39 @@ Upstream, Textual 8.2.8 (pinned): the Linux driver pushes kitty flags 1+8+16
 - installs itself by replacing the parser name in Textual's Linux driver
   module (`KeyDriver`, chosen by the app's get_driver_class), and in its web
   driver module (`KeyWebDriver`, when textual-serve runs the game).
+
+The terminal's end. Textual's input loop takes a read that returns nothing
+for piped input and reads again: on a terminal that hung up (its window
+closed, its ssh session or tmux server gone) every read returns nothing at
+once, so a game whose SIGHUP never came (it came between two apps, the
+lobby and its room, or the game runs with SIGHUP ignored, as under nohup)
+spun a core on it for ever; a read that fails (EIO) was an error in its
+input thread (the app's panic). `KeyDriver` reads with its own copy of that
+loop, which takes either as the terminal's end, as it takes a write that
+fails with EIO (`TerminalOut`): stdout and stderr let go of the terminal
+(hangup.py: nothing more is written to it) and the app is told (`HungUp`),
+which ends as on SIGHUP: exit status 129, the game stored as SIGHUP stores
+it. Every mode (local, computer, a seat, watching, a replay, the lobby) is
+an app on this driver.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import selectors
 import sys
-from collections.abc import Iterable
+from codecs import getincrementaldecoder
+from collections.abc import Callable, Iterable
 from enum import IntEnum
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TextIO
 
 from textual import constants, events, messages
 from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 from textual._keyboard_protocol import FUNCTIONAL_KEYS, MODIFIER_FUNCTIONAL_KEYS
+from textual._parser import ParseError
 from textual._time import get_time
 from textual._xterm_parser import (
     SPECIAL_KEY_TO_CHARACTER,
@@ -50,6 +70,7 @@ from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import Keys, _character_to_key
 from textual.message import Message
 
+from spit_tui.hangup import let_go_of_terminal
 from spit_tui.keys.guard import FragmentGuard
 from spit_tui.keys.intent import Intent
 from spit_tui.keys.keymap import KeyMap
@@ -209,15 +230,99 @@ class KeyParser(XTermParser):
         return parse_kitty(sequence, self.alternate_keys)
 
 
+class TerminalOut:
+    """The file Textual's writer thread writes the screen to (stderr), where a
+    write that fails with EIO is the terminal's end (`hung_up` is called)
+    and not the thread's: Textual's thread died on it, and the app's next 30
+    writes filled its queue, the 31st waited for ever (a game continued after
+    Ctrl+Z on a terminal that closed meanwhile hung at its end so). What such
+    a write held is written to /dev/null once the terminal is let go of."""
+
+    def __init__(self, file: TextIO, hung_up: Callable[[], None]) -> None:
+        self._file = file
+        self._hung_up = hung_up
+
+    def write(self, text: str) -> None:
+        try:
+            self._file.write(text)
+        except OSError as e:
+            if e.errno != errno.EIO:
+                raise
+            self._hung_up()
+
+    def flush(self) -> None:
+        try:
+            self._file.flush()
+        except OSError as e:
+            if e.errno != errno.EIO:
+                raise
+            self._hung_up()
+
+    def fileno(self) -> int:
+        return self._file.fileno()
+
+
+class HungUp(Message):
+    """The terminal hung up: a read of its input returned nothing (its end) or
+    failed with EIO. The app ends as its SIGHUP would have ended it."""
+
+
 class KeyDriver(LinuxDriver):
     """Textual's Linux driver, reading with KeyParser and asking for the kitty
-    protocol's event types and alternate keys where the terminal has them."""
+    protocol's event types and alternate keys where the terminal has them;
+    its input's end is the terminal's (HungUp)."""
 
     kitty_flags: ClassVar[int | None] = None  # the terminal's last answer (help shows it)
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self._flags_set = False
+        self.hung_up = False  # the terminal's end was read (or a write failed on it)
+        if self._file is not None:
+            out = TerminalOut(self._file, self._hang_up)  # its writer thread's file
+            self._file = out  # type: ignore[assignment]
+
+    def run_input_thread(self) -> None:
+        """Textual 8.2.8's input loop (LinuxDriver.run_input_thread), but a read
+        that returns nothing or fails with EIO is the terminal's end: the loop
+        stops and the app is told (`HungUp`). Textual's read again at once,
+        for ever, and took EIO for a crash. Its last wait of 0.1 s with
+        nothing to wait on, once asked to stop, is left out."""
+        selector = selectors.SelectSelector()
+        selector.register(self.fileno, selectors.EVENT_READ)
+        parser = KeyParser(self._debug)
+        decode = getincrementaldecoder("utf-8")().decode
+        try:
+            while not self.exit_event.is_set():
+                if selector.select(0.1):
+                    try:
+                        data = os.read(self.fileno, 1024 * 4)
+                    except OSError as e:
+                        if e.errno != errno.EIO:
+                            raise
+                        data = b""
+                    if not data:
+                        self._hang_up()
+                        return
+                    for event in parser.feed(decode(data)):
+                        self.process_message(event)
+                for event in parser.tick():
+                    self.process_message(event)
+        finally:
+            selector.close()
+            with contextlib.suppress(EOFError, ParseError):
+                for _ in parser.feed(""):
+                    pass
+
+    def _hang_up(self) -> None:
+        """At the terminal's end (the input thread read it, or the writer thread's
+        write failed): let go of it, tell the app (once)."""
+        if self.hung_up:
+            return
+        self.hung_up = True
+        let_go_of_terminal()
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the app has ended
+            self.send_message(HungUp())
 
     def start_application_mode(self) -> None:
         super().start_application_mode()  # type: ignore[no-untyped-call]

@@ -319,7 +319,7 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     refused = board.check_terminal()
     if refused is not None:
         return refused
-    from spit_tui.app.lobby import ENTRIES, choose_in_lobby
+    from spit_tui.app.lobby import ENTRIES, Ended, choose_in_lobby
     from spit_tui.app.lobbypages import history_entries
 
     from .watchcmd import watch_room
@@ -344,6 +344,8 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         stopped: list[str] = []  # the host's line, if it stopped the room
         if choice is None:
             return 0
+        if isinstance(choice, Ended):  # its terminal hung up (SIGHUP), ...: as the app's
+            return choice.status
         if choice.kind == "watch":
             status = await watch_room(host, port, str(choice.code), board, stopped.append)
         else:
