@@ -1,7 +1,8 @@
 """A seat taken in the lobby of `join HOST` (the SSH and browser doors' too)
 whose room the host stops goes back to the lobby, which says why (issue 20
 item 3: "either can leave, and the other is offered the lobby"); a host
-that is itself stopping still ends the command with its line and status 1.
+that is itself stopping ends the command with its line and status 0 (no
+lobby is left to go back to, and a host stopping is not the player's error).
 Real sockets on 127.0.0.1: a host, the lobby's seat and the other player's
 client; the board runs headless, the lobby's choices are scripted."""
 
@@ -93,14 +94,15 @@ async def test_a_host_that_is_stopping_still_ends_the_join_with_its_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The host's own end ("the host is stopping") leaves no lobby to go back
-    to: one line, status 1, as `join HOST CODE` ends."""
+    to: one line, status 0 (it was 1, as for an error of the player's), as
+    `join HOST CODE` ends."""
     async with from_the_lobby(monkeypatch) as (host, _room, _ben, chosen, status):
         await host.close()
         async with asyncio.timeout(15):
-            assert await status == 1
+            assert await status == 0
     assert chosen.notices == [None]  # no lobby again
     err = capsys.readouterr().err
-    assert err.strip().splitlines() == ["spit-tui join: the host: the host is stopping"], err
+    assert err.strip().splitlines() == ["spit-tui join: the host is stopping"], err
 
 
 @asynccontextmanager
@@ -140,7 +142,7 @@ async def test_a_watcher_from_the_lobby_of_a_stopping_host_ends_with_its_line(
     async with watching_from_the_lobby(monkeypatch) as (host, _ben, chosen, status):
         await host.close()
         async with asyncio.timeout(15):
-            assert await status == 1
+            assert await status == 0
     assert chosen.notices == [None]
     err = capsys.readouterr().err
-    assert err.strip().splitlines() == ["spit-tui watch: the host: the host is stopping"], err
+    assert err.strip().splitlines() == ["spit-tui watch: the host is stopping"], err

@@ -559,3 +559,22 @@ async def test_the_lobby_shows_my_stats_and_the_days_table_from_the_servers_hist
         g.send(b"d")
         await screen.wait_for(b"Nobody has played the daily deal of")
         g.close()
+
+
+async def test_the_server_stopping_ends_a_guests_game_with_one_line_and_status_0(
+    tmp_path: Path,
+) -> None:
+    """A guest in a room when the server stops: their game ends, their terminal
+    is restored, one line says why, and the status is 0, as when a host stops
+    (it was 1, as for an error of the guest's)."""
+    async with served(tmp_path) as s:
+        g = await connect(s, "ana")
+        screen = await g.open()
+        await screen.wait_for(b"Quick match")
+        g.send(b"q")
+        await screen.wait_for(b"Waiting for RIGHT to join")
+        await s.door.stop()
+        await screen.wait_closed()
+        out = bytes(screen.out)
+        assert out.endswith(b"spit-tui: the server is stopping\r\n"), out[-200:]
+        assert screen.status == 0 and out.rindex(ALT_OFF) > out.rindex(ALT_ON)

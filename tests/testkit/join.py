@@ -40,7 +40,7 @@ def join_app(
     table = RemoteSeat(client.seat, net.press, RealClock(), client.stale_s)
 
     async def run(app: SpitApp) -> None:
-        await net.run(table, lambda line: app.finish(f"spit-tui join: {line}"))
+        await net.run(table, lambda line: app.finish(f"spit-tui join: {line}", net.end_status))
 
     return seat_app(table, run), net, table
 

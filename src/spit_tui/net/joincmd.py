@@ -312,7 +312,8 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
     """A seat (a code or --quick given), else the lobby: after each game left
     with Ctrl+Q (or watched), or ended by the host (the lobby then says why),
     the lobby again, until it is left too; but when the host itself is
-    stopping (its close says so), its line ends the command, status 1."""
+    stopping (its close says so), its line ends the command, status 0 (not
+    the player's error; a host lost or silent is status 1)."""
     if args.code is not None or args.quick:
         args.name = your_name(args.name).name  # the lobby's, kept: a code needs no lobby
         return await _take_seat(args, board)
@@ -342,12 +343,15 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
         args.name = you.name
         notice = None
         stopped: list[str] = []  # the host's line, if it stopped the room
+        gone: list[bool] = []  # the host itself stopped: no lobby to go back to
         if choice is None:
             return 0
         if isinstance(choice, Ended):  # its terminal hung up (SIGHUP), ...: as the app's
             return choice.status
         if choice.kind == "watch":
-            status = await watch_room(host, port, str(choice.code), board, stopped.append)
+            status = await watch_room(
+                host, port, str(choice.code), board, stopped.append, partial(gone.append, True)
+            )
         else:
             args.quick, args.code = choice.kind == "quick", choice.code
             if choice.kind in ("new", "computer"):
@@ -362,8 +366,9 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
             status = await _take_seat(
                 args, board, made=choice.kind == "new", first=first,
                 alone=choice.kind == "computer", back=stopped.append,
+                gone=partial(gone.append, True),
             )
-        if status != 0:  # it ended with a line (said already): so does this
+        if status != 0 or gone:  # it ended with a line (said already): so does this
             return status
         first = False
         if stopped:  # the other left, did not come back, ...: the lobby says why
@@ -373,14 +378,16 @@ async def _join(args: argparse.Namespace, board: Board) -> int:
 async def _take_seat(
     args: argparse.Namespace, board: Board, made: bool = False, first: bool = True,
     alone: bool = False, back: Callable[[str], None] | None = None,
+    gone: Callable[[], None] = lambda: None,
 ) -> int:
     """Take the seat and play until the app quits; `made`: a room made here
     (the board offers the line that brings the other); `first`: the first
     board of this run (the only one that may ask the keyboard's layout);
     `alone`: a room against the computer (nobody to send a line to); `back`:
     the lobby's, where a room the host stopped goes (its line handed there,
-    not printed, and the status 0: the lobby again); None (`join HOST CODE`):
-    that line is the command's last, with status 1."""
+    not printed, and the status 0: the lobby again); None (`join HOST CODE`),
+    or the host itself stopping (`gone` tells the lobby, which ends too):
+    that line is the command's last, status 0."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
@@ -413,8 +420,10 @@ async def _take_seat(
         if back is not None and net.stopped is not None and not net.host_gone:
             back(net.stopped)
             app.exit()
-        else:
-            app.finish(f"{NAME}: {line}")
+        else:  # the host's own end (stopping, a room it stopped) is not the player's error
+            if net.host_gone:
+                gone()
+            app.finish(f"{NAME}: {line}", net.end_status)
 
     async def run(app: SpitApp) -> None:
         await net.run(table, partial(ended, app))

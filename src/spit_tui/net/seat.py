@@ -111,6 +111,13 @@ class Tokens:
             os.close(fd)  # and with it the lock
 
 
+def host_words(ended: str | None) -> str:
+    """The host's own line on why it ended a room, as a player reads it:
+    "the host is stopping", "the host: ben left the game: the game is stopped"."""
+    line = ended or "the host stopped"
+    return line if line.startswith("the host") else f"the host: {line}"
+
+
 class NetSeat:
     """The network side of one joined seat."""
 
@@ -143,6 +150,13 @@ class NetSeat:
         self.retries = retries
         self.retry_s = retry_s
         tokens.put(self.key, SEAT_NAMES[client.seat], client.token)
+
+    @property
+    def end_status(self) -> int:
+        """The command's exit status once the seat has ended: 0 when the host
+        ended it by its own word (the room stopped, the host stopping: not the
+        player's error), 1 when it was lost, silent or broken."""
+        return 0 if self.stopped is not None else 1
 
     def press(self, row: Row, slot: int) -> None:
         self.client.press(row, slot)
@@ -188,7 +202,7 @@ class NetSeat:
             if client.ended_by_host:
                 self.stopped = client.ended
                 self.host_gone = client.host_gone(self.host, self.port)
-                finish(f"the host: {client.ended}")
+                finish(host_words(client.ended))
                 return
             if client.end_kind != "lost":  # silent, broken or not reading: not worth a retry
                 finish(self._gave_up(client))

@@ -7,7 +7,8 @@ watchers; one that cannot keep up skips to the latest board. Everything that
 can go wrong before the board is up is one line and a non-zero exit. The
 room's end (as the host's close says: protocol 5's `ends`) is the normal end
 of watching: one line and status 0, or, watched from the lobby, the lobby
-again with that line; the host stopping or lost is status 1.
+again with that line; the host stopping is status 0 too (it is not the
+watcher's error), a host lost is status 1.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .client import JOIN_S, Client, JoinRefused
 from .host import DEFAULT_PORT
 from .joincmd import check_code, parse_address, unreachable
 from .remote import RemoteSeat
+from .seat import host_words
 
 NAME = f"{PROG} watch"
 NO_KEYS = "watching: no keys play (Ctrl+Q quits)"  # fits the message line
@@ -52,30 +54,37 @@ async def feed(client: Client, seat: RemoteSeat) -> None:
         await client.changed()
 
 
-def ending(client: Client, host: str, port: int, back: Callable[[str], None] | None) -> End:
+def ending(
+    client: Client, host: str, port: int, back: Callable[[str], None] | None,
+    gone: Callable[[], None] = lambda: None,
+) -> End:
     """How watching ends once the client has: (the line, the exit status), or
     None when `back` (the lobby's) takes the host's line instead. A room
     that ended (its game over and its players gone, or stopped) is the
     normal end of watching: one line, status 0; from the lobby, the lobby
-    again with that line. The host stopping, or lost: its line, status 1."""
+    again with that line. The host stopping: its line, status 0 (not the
+    watcher's error; `gone` tells the lobby, which then ends too); lost: its
+    line, status 1."""
     line = str(client.ended)
     if not client.ended_by_host:
         return f"{NAME}: lost the host: {line}", 1
     if client.host_gone(host, port):
-        return f"{NAME}: the host: {line}", 1
+        gone()
+        return f"{NAME}: {host_words(line)}", 0
     if back is not None:
         back(line)
         return None
     if client.ends == "room":
         return f"{NAME}: {line}", 0
-    return f"{NAME}: the host: {line}", 1
+    return f"{NAME}: {host_words(line)}", 0
 
 
 async def watch_room(
-    host: str, port: int, code: str, board: Board, back: Callable[[str], None] | None = None
+    host: str, port: int, code: str, board: Board, back: Callable[[str], None] | None = None,
+    gone: Callable[[], None] = lambda: None,
 ) -> int:
     """Watch room `code` on the host until the watcher quits, or the room or
-    the host ends; the exit status. `back`: the lobby's (see `ending`)."""
+    the host ends; the exit status. `back`, `gone`: the lobby's (see `ending`)."""
     from spit_tui.app import SpitApp
     from spit_tui.app.join import seat_app
     from spit_tui.clock import RealClock
@@ -101,7 +110,7 @@ async def watch_room(
 
     async def run(app: SpitApp) -> None:
         await feed(client, seat)
-        end = ending(client, host, port, back)
+        end = ending(client, host, port, back, gone)
         if end is None:
             app.exit()
         else:

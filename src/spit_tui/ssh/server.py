@@ -170,7 +170,7 @@ class Door:
     async def stop(self) -> None:
         """End every session as the server stops, each guest told why."""
         for s in list(self.sessions):
-            s.end(1, "the server is stopping")
+            s.end(0, "the server is stopping")  # (not the guest's error: status 0)
         for game in list(self.games):
             game.hang_up()  # a guest gone already: its game may still be ending
         with contextlib.suppress(TimeoutError):
