@@ -24,14 +24,13 @@ browser's page can pick the same size for its window.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SUITS = ("two", "four")
 CARDS = ("auto", "small", "large")
 
 
-@dataclass(frozen=True)
-class Palette:
+class Palette(NamedTuple):
     """The players' two colours (LEFT, RIGHT) on a dark and on a light background."""
 
     name: str
@@ -56,8 +55,7 @@ PALETTE_NAMES = tuple(p.name for p in PALETTES)
 DEFAULT_PALETTE = PALETTES[0]
 
 
-@dataclass(frozen=True)
-class Look:
+class Look(NamedTuple):
     """The table's look for this run (see the module's words)."""
 
     palette: Palette = DEFAULT_PALETTE
@@ -104,8 +102,7 @@ def look_of(
 # -- card size: a pure function of the terminal's size --------------------------------
 
 
-@dataclass(frozen=True, eq=False)  # two of them, SMALL and LARGE: told apart by identity
-class CardSize:
+class CardSize(NamedTuple):  # two of them, SMALL and LARGE
     """The board's measures at one card size. `small` is the 80x24 board; `large`
     the one for 120x36 and up."""
 

@@ -12,15 +12,14 @@ which names a game is stored under, is spit_tui.names'.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from spit_tui.engine import PLAYERS, Player
 
 __all__ = ["Seats"]
 
 
-@dataclass(frozen=True, slots=True)
-class Seats:
+class Seats(NamedTuple):
     """The names on the board (LEFT/RIGHT, or YOU/COMPUTER against the
     computer) and, per seat, the level of the computer that plays it ("hard";
     "" if not given), None where a person plays."""

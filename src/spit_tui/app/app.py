@@ -20,7 +20,6 @@ import asyncio
 import gc
 import signal
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
@@ -662,7 +661,7 @@ class SpitApp(App[None]):
     def show_notes(self, **notes: str) -> None:
         """Put the app's own lines on its game (screens.Notes: figures, offer,
         match) and show them."""
-        self.game_screen.notes = replace(self.game_screen.notes, **notes)
+        self.game_screen.notes = self.game_screen.notes._replace(**notes)
         self._on_change()
 
     def _new_game(self) -> None:

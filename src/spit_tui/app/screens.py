@@ -7,9 +7,9 @@ protocol; nothing here imports the app."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol, Self, cast, runtime_checkable
+from typing import NamedTuple, Protocol, Self, cast, runtime_checkable
 
 from textual.app import ComposeResult
 from textual.geometry import Region, Size
@@ -88,8 +88,7 @@ _SHOWS_TABLE: dict[type, bool] = {}
 LATER_CSS = Path(__file__).parent / "later.tcss"
 
 
-@dataclass(frozen=True)
-class Notes:
+class Notes(NamedTuple):
     """What the app itself adds to its game's picture, not the table's to keep:
     the history's figures for a finished game and its offer of a stopped game
     to resume (both for this game only), and the match's score."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from spit_tui import look
 
@@ -124,8 +124,7 @@ def level(value: object) -> str:
         raise Refused(str(e)) from None
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     """One setting: `key` in config.toml (and the field of `Settings`)."""
 
     key: str
