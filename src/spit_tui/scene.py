@@ -18,7 +18,6 @@ running clocks on to `now` (a remote seat between two views).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -54,8 +53,7 @@ class Scored(NamedTuple):
     points: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Scene:
+class Scene(NamedTuple):
     """Everything a screen may show of one game at one moment (see the module)."""
 
     # the cards on show
@@ -143,12 +141,12 @@ class Scene:
         if now == self.at:
             return self
         run = max(0.0, now - self.at) if self.running else 0.0
-        return replace(self, at=now, game_s=self.game_s + run, round_s=self.round_s + run)
+        return self._replace(at=now, game_s=self.game_s + run, round_s=self.round_s + run)
 
     def taken_at(self, now: float) -> Scene:
         """The same scene as if taken at `now` (a view just read: its clocks run from here)."""
         end = self.countdown_end
-        return replace(self, at=now, countdown_end=None if end is None else now + (end - self.at))
+        return self._replace(at=now, countdown_end=None if end is None else now + (end - self.at))
 
     def view(self, me: Player) -> View:
         """The table from `me`'s chair, as the computer's policy reads it."""

@@ -210,15 +210,14 @@ async def test_a_player_out_of_cards_in_a_two_pile_round_is_told_why_the_game_go
 
 
 def test_a_seat_the_game_waits_for_shows_away_not_a_ping_and_no_row_plays() -> None:
-    from dataclasses import replace
 
     from spit_tui.app.board import ping_words, row_legend
     from spit_tui.keys.intent import Row
 
     scene = Table(Game(seed=1), VirtualClock()).scene()
-    both = replace(scene, pings=(3, 42))
+    both = scene._replace(pings=(3, 42))
     assert ping_words(both) == ("LEFT ping 3 ms", "RIGHT ping 42 ms")
-    assert ping_words(replace(both, waiting="RIGHT")) == ("LEFT ping 3 ms", "RIGHT away")
+    assert ping_words(both._replace(waiting="RIGHT")) == ("LEFT ping 3 ms", "RIGHT away")
     assert row_legend(Phase.SPIT, False, Row.PILE_A) == "any key: spit!"
     assert row_legend(Phase.SPIT, False, Row.PILE_A, waiting=True) == "(waiting)"
     assert row_legend(Phase.OVER, False, Row.PILE_A, waiting=True) == "game over"

@@ -12,7 +12,6 @@ import json
 import random
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -210,9 +209,9 @@ def test_a_bad_record_is_one_reason(change: Any, says: str) -> None:
     assert isinstance(why, str) and says in why and "\n" not in why
     assert check_joined(text, (0, 99), 1.0, seen) == "its figures are out of range"
     assert seen.winner is not None
-    other = replace(seen, winner=seen.winner.other)
+    other = seen._replace(winner=seen.winner.other)
     assert "winner" in str(check_joined(text, (0, 0), 1.0, other))
-    other = replace(seen, options=Options(manual_flip=True))
+    other = seen._replace(options=Options(manual_flip=True))
     assert "options" in str(check_joined(text, (0, 0), 1.0, other))
 
 

@@ -5,7 +5,6 @@ sent (hypothesis), and a view that breaks the shape is refused on read
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -207,4 +206,4 @@ def test_a_bad_view_is_refused_on_read(change: dict[str, object]) -> None:
 def test_a_good_view_reads() -> None:
     scene = scene_from_wire(_view(), Player.LEFT, 5.0)
     assert scene.at == 5.0 and scene.pile_sizes == (0, 0)
-    assert replace(scene, at=0.0).taken_at(5.0) == scene
+    assert scene._replace(at=0.0).taken_at(5.0) == scene

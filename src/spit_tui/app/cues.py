@@ -18,7 +18,6 @@ bell hears exactly what the board shows, with no second copy of the key path.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from spit_tui.engine import PLAYERS, Phase
 from spit_tui.scene import Outcome, Scene
@@ -66,8 +65,7 @@ def still(scene: Scene) -> Scene:
     if not scene.lit and scene.left_slot is None and scene.countdown_end is None:
         return scene
     end = scene.countdown_end
-    return replace(
-        scene,
+    return scene._replace(
         lit=(),
         left_slot=None,
         countdown_end=None if end is None else scene.at + scene.countdown_s,

@@ -7,7 +7,6 @@ protocol; nothing here imports the app."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple, Protocol, Self, cast, runtime_checkable
 
@@ -101,8 +100,7 @@ class Notes(NamedTuple):
         """`scene` with these notes (a note left empty keeps the scene's own)."""
         if not (self.figures or self.offer or self.match):
             return scene
-        return replace(
-            scene,
+        return scene._replace(
             figures=self.figures or scene.figures,
             offer=self.offer or scene.offer,
             match=self.match or scene.match,

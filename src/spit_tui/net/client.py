@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from spit_tui.engine import Action, Options, Phase, Ready, Slap
@@ -410,4 +409,4 @@ def _gist(scene: Scene | None) -> Scene | None:
     if scene is None:
         return None
     end = None if scene.countdown_end is None else 0.0
-    return replace(scene, pings=None, at=0.0, game_s=0.0, round_s=0.0, countdown_end=end)
+    return scene._replace(pings=None, at=0.0, game_s=0.0, round_s=0.0, countdown_end=end)

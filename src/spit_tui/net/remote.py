@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 
 from spit_tui.clock import GameClock
 from spit_tui.decision import LOG_LIMIT, Decision
@@ -114,8 +113,7 @@ class RemoteSeat:
         messages: list[Said | None] = [None, None]  # the other seat's words are not ours to see
         messages[self.me] = self.messages.said(now)[self.me]
         over = base.phase is Phase.OVER
-        return replace(
-            base,
+        return base._replace(
             pings=(pings[0], pings[1]),
             messages=(messages[0], messages[1]),
             away=self.away,

@@ -16,7 +16,6 @@ may play a seat).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from spit_tui.engine import SLOTS, Card, EndReason, Options, Phase, Player, RoundEnd, Variant, card
@@ -269,7 +268,7 @@ def match_room(scene: Scene, first_to: int | None) -> Scene:
         return scene
     wins = scene.room_wins
     score = MatchScore(first_to, wins=[wins[0], wins[1]])
-    return replace(scene, first_to=first_to, match=score.line(scene.names))
+    return scene._replace(first_to=first_to, match=score.line(scene.names))
 
 
 # -- reading ------------------------------------------------------------------------
