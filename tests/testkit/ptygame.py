@@ -127,9 +127,12 @@ class PtyGame:
         return _ESCAPE.sub(b"", tail).replace(b"\r\n", b"\n").decode("utf-8", "replace")
 
     def quit(self) -> tuple[int | None, str]:
-        """Ctrl+Q, then Enter in the quit dialog: (status, what was printed after)."""
+        """Ctrl+Q, then Enter in the quit dialog once it shows (a fixed wait once
+        sent the Enter to the board of a busy machine, before the dialog had
+        opened): (status, what was printed after)."""
+        mark = len(self.output)
         self.type(b"\x11")
-        time.sleep(0.3)
+        self.wait_for(lambda out: b"Quit the game?" in out[mark:])
         self.type(b"\r")
         code, _ = self.finish()
         return code, self.after_board()
