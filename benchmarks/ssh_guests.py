@@ -2,7 +2,7 @@
 process on 127.0.0.1 and N asyncssh guests that pair up and play.
 
     python benchmarks/ssh_guests.py [--steps 4,8,16,24,32,48,64,80] [--window 10]
-                                    [--pace 0.6] [--loads 2] [--json]
+                                    [--pace 0.6] [--loads 2] [--json] [--src DIR]
 
 Each guest is an SSH client with a terminal (100x30, xterm-256color) whose
 screen is kept by a terminal emulator (pyte), as a player's terminal keeps
@@ -24,6 +24,11 @@ Per step N (the guests of the steps before keep playing):
 - CPU (share of one core over the window) of the server process (the door
   and its own game host, one process), of the guests' game processes (one a
   guest, the door's children; summed) and of the load processes (summed);
+  and the server's and the guests' CPU over the keys pressed in the window
+  (ms a key, the seated guests' ticks and pings between keys included): the
+  round trips follow the machine's load, these do not, so two trees compare
+  by them on a shared machine (`--src DIR` runs another tree's server and
+  guests: a checkout's `src`);
 - memory: the server's resident set, its growth per guest over the empty
   server, and each guest process's resident set, proportional share (PSS:
   shared pages divided among their sharers) and unique set (USS: its private
@@ -283,10 +288,11 @@ def loadavg() -> float:
 
 class Server:
     """`spit-tui ssh-serve` in a process of its own, its host key and history
-    in a temporary folder."""
+    in a temporary folder; `src`: another tree's spit-tui (its guests too)."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, src: str | None = None) -> None:
         self.home = home
+        self.src = src
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
 
@@ -294,6 +300,8 @@ class Server:
         env = dict(os.environ)
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
             env[var] = str(self.home / var.lower())
+        if self.src is not None:
+            env["PYTHONPATH"] = self.src
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "spit_tui", "ssh-serve", "--port", "0", "--bind", "127.0.0.1",
             "--host-key", str(self.home / "host_key"), "--no-history",
@@ -490,13 +498,16 @@ async def measure(server: Server, loads: Loads, n: int, window: float) -> dict[s
     rtts = sorted(rt for part in parts for rt in part["rtts"])
     span = t1 - t0
     share = [round((b - a) / span, 3) for a, b in zip(cpu0, cpu1, strict=True)]
+    keys = sum(part["keys"] for part in parts)
+    per_key = [round((b - a) * 1000 / keys, 2) if keys else None
+               for a, b in zip(cpu0, cpu1, strict=True)]  # fmt: skip
     mem = [memory_kb(k) for k in kids if os.path.exists(f"/proc/{k}/smaps_rollup")]
     lags = [part["lag_p95_ms"] for part in parts if part["lag_p95_ms"] is not None]
     row: dict[str, Any] = {
         "guests": n,
         "guest_processes": len(mem),
         "plays": len(rtts),
-        "keys_per_s": round(sum(part["keys"] for part in parts) / span, 1),
+        "keys_per_s": round(keys / span, 1),
         "p50_ms": round(statistics.median(rtts) * 1000, 2) if rtts else None,
         "p95_ms": round(rtts[min(len(rtts) - 1, round(0.95 * (len(rtts) - 1)))] * 1000, 2)
         if rtts else None,
@@ -504,6 +515,8 @@ async def measure(server: Server, loads: Loads, n: int, window: float) -> dict[s
         "server_cpu": share[0],
         "guests_cpu": share[1],
         "load_cpu": share[2],
+        "server_cpu_ms_per_key": per_key[0],
+        "guests_cpu_ms_per_key": per_key[1],
         # how late the loads' own loops woke (each answer is timed on one)
         "load_loop_lag_p95_ms": max(lags, default=None),
         "server_rss_mb": round(memory_kb(pid)["rss"] / 1024, 1),
@@ -524,11 +537,11 @@ def _cpu_or_0(pid: int) -> float:
 
 async def run(
     steps: list[int], window: float, pace: float, limit: float, show: bool = False,
-    load_count: int = 2,
+    load_count: int = 2, src: str | None = None,
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="spit-ssh-guests-") as tmp:
-        server = Server(Path(tmp))
+        server = Server(Path(tmp), src)
         await server.start()
         loads = Loads(load_count, server.port, pace, show)
         try:
@@ -582,6 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--show", action="store_true", help="each guest's last screen, to stderr")
     ap.add_argument("--loads", type=int, default=2, help="load processes the guests share")
+    ap.add_argument("--src", metavar="DIR", help="run another tree's spit-tui (its src)")
     ap.add_argument("--load", type=int, metavar="PORT", help=argparse.SUPPRESS)
     ap.add_argument("--index", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -591,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = sorted({int(s) + int(s) % 2 for s in args.steps.split(",") if s.strip()})
     steps = [s for s in steps if 0 < s <= args.max_guests]
     loads = max(1, min(8, args.loads))
-    rows = asyncio.run(run(steps, args.window, args.pace, args.limit, args.show, loads))
+    rows = asyncio.run(run(steps, args.window, args.pace, args.limit, args.show, loads, args.src))
     out = {**headline(rows), "steps": rows, "pace_s": args.pace, "window_s": args.window,
            "loads": loads}
     if args.json:

@@ -30,7 +30,7 @@ def test_the_ssh_guests_benchmark_reports_each_figure() -> None:
     assert row["plays"] > 0 and row["keys_per_s"] > 0 and out["loads"] == 2
     for key in ("p50_ms", "p95_ms", "server_cpu", "guests_cpu", "load_cpu", "server_rss_mb",
                 "guest_rss_mb", "guest_pss_mb", "guest_uss_mb", "memory_per_guest_mb", "loadavg",
-                "load_loop_lag_p95_ms"):
+                "load_loop_lag_p95_ms", "server_cpu_ms_per_key", "guests_cpu_ms_per_key"):
         assert row[key] is not None, key
     assert out["ssh_memory_per_guest_mb"] == row["memory_per_guest_mb"]
 
