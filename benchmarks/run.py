@@ -147,6 +147,9 @@ ROWS: list[tuple[str, str]] = [
     ("browser_key_ms_p95", "ms"),
     ("baseline_browser_key_ms_p50", "ms"),
     ("browser_key_ratio_p50", "x"),
+    ("browser_key_cpu_ms", "ms"),
+    ("baseline_browser_key_cpu_ms", "ms"),
+    ("browser_key_bytes", "B"),
     ("scale_rooms_p95_under_20ms", ""),
     ("scale_p95_ms_at_100", "ms"),
     ("ssh_guests_p95_under_20ms", ""),
@@ -193,6 +196,9 @@ TERMINAL_KEYS = [
     "browser_key_ms_p95",
     "baseline_browser_key_ms_p50",
     "browser_key_ratio_p50",
+    "browser_key_cpu_ms",
+    "baseline_browser_key_cpu_ms",
+    "browser_key_bytes",
     "burst_repeats",
     "burst_repeats_expected",
 ]
@@ -307,6 +313,10 @@ def run_browser(quick: bool) -> dict[str, Any]:
         "browser_key_ms_p95": res["spit-tui"]["p95_ms"],
         "baseline_browser_key_ms_p50": res["echo"]["median_ms"],
         "browser_key_ratio_p50": res["ratio_median"],
+        # what a key costs the served game process (CPU, bytes): steady under load
+        "browser_key_cpu_ms": res["spit-tui"]["cpu_ms_per_key"],
+        "baseline_browser_key_cpu_ms": res["echo"]["cpu_ms_per_key"],
+        "browser_key_bytes": res["spit-tui"]["bytes_per_key"],
         "_details": res,
     }
 
