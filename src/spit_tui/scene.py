@@ -70,6 +70,9 @@ class Scene(NamedTuple):
     names: tuple[str, str] = ("LEFT", "RIGHT")
     messages: tuple[Said | None, Said | None] = (None, None)
     computer: tuple[str | None, str | None] = (None, None)  # the computer's halves: level words
+    # the halves whose keys this screen labels: both at one keyboard; a seat's
+    # own (the other's player has keys of their own, unknown here); none for a watcher
+    keyed: tuple[bool, bool] = (True, True)
     pings: tuple[int | None, int | None] | None = None  # each seat's round trip (ms); None: local
     room_wins: tuple[int, int] | None = None  # a host's room: games each seat has won in it
     first_to: int | None = None  # a host's match room: first to this many games (room_wins: its)

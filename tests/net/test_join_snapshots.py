@@ -22,11 +22,12 @@ from spit_tui.net.seat import LocalSeat
 Snap = Callable[..., bool]
 
 
-def seat_app(drop_right: bool) -> SpitApp:
+def seat_app(drop_right: bool, watching: bool = False) -> SpitApp:
     lob = lobby(1)
     room = lob.new_room()
     local = LocalSeat(room, Player.LEFT)
-    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.gate.stale_s)
+    table = RemoteSeat(Player.LEFT, local.press, VirtualClock(), room.table.gate.stale_s,
+                       watching=watching)  # fmt: skip
     _session, rec = join(lob, room, "right")
     room.seats[Player.RIGHT].shown_ms = 42  # as the host's pings would have measured it
 
@@ -46,7 +47,7 @@ def seat_app(drop_right: bool) -> SpitApp:
             _session.ended()
 
     assert isinstance(rec, Recorder)
-    return _seat_app(table, start)
+    return _seat_app(table, start, watching=watching)
 
 
 async def _settle(pilot: Pilot[Any]) -> None:
@@ -57,6 +58,30 @@ async def _settle(pilot: Pilot[Any]) -> None:
 @pytest.mark.parametrize("drop", [False, True], ids=["play", "waiting"])
 def test_join_screen(snap_compare: Snap, drop: bool) -> None:
     assert snap_compare(seat_app(drop), terminal_size=(100, 30), run_before=_settle)
+
+
+@pytest.mark.parametrize("watching", [False, True], ids=["seat", "watcher"])
+async def test_a_seat_labels_only_its_own_halfs_keys(watching: bool) -> None:
+    """The LEFT seat's board labels LEFT's keys from its own layout; RIGHT's
+    half is played at another keyboard, with keys this one does not know: it
+    shows RIGHT's player instead (it showed this keyboard's right half, keys
+    that do nothing here). A watcher's board labels neither half."""
+    from testkit.screen import screen_text
+
+    from spit_tui.keys.intent import Row
+    from spit_tui.keys.keymap import US
+
+    app = seat_app(False, watching)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _settle(pilot)
+        text = await screen_text(pilot)
+    for p in Player:
+        labels = [f"[{US.label_for(p, row, slot)}]" for row in (Row.PILE_A, Row.PILE_B)
+                  for slot in range(5)]  # fmt: skip
+        shown = p is Player.LEFT and not watching
+        assert all((label in text) is shown for label in labels), (p, text)
+    assert "RIGHT · their keys" in text, text
+    assert ("LEFT · their keys" in text) is watching, text
 
 
 def match_over_app(figures: str = "") -> SpitApp:

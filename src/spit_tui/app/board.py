@@ -229,12 +229,18 @@ def _centre_lines(
 
 def computer_seats(scene: Scene) -> tuple[str | None, str | None]:
     """What each half shows where its keys would be: for the computer's half its
-    name and level ("COMPUTER · hard"), None for a person's half (the keys)."""
+    name and level ("COMPUTER · hard"); for a half played at another keyboard
+    (the other seat's, at a seat; both, to a watcher) its player's name, as
+    their keys are their own ("ben · their keys"); None for a half whose keys
+    this screen labels."""
     out: list[str | None] = []
     for p in (Player.LEFT, Player.RIGHT):
         level = scene.computer[p]
         name = player_name(p, scene)
-        out.append(None if level is None else f"{name} · {level}" if level else name)
+        if level is None:
+            out.append(None if scene.keyed[p] else f"{name} · their keys")
+        else:
+            out.append(f"{name} · {level}" if level else name)
     return out[0], out[1]
 
 
@@ -363,7 +369,8 @@ class BoardView(LinesView):
         return (
             s.sides, s.pile_tops, s.pile_sizes, s.lit, s.left_slot, s.phase, s.options,
             s.messages, s.feed,
-            s.owners, s.trend, s.scores, s.names, s.computer, s.pings, s.held, s.away, s.waiting,
+            s.owners, s.trend, s.scores, s.names, s.computer, s.keyed, s.pings, s.held, s.away,
+            s.waiting,
             s.room_wins, s.watchers,
             self.keys, self.drawn_look(),
         )

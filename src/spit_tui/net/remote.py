@@ -45,9 +45,12 @@ class RemoteSeat:
     """One seat's view of a game on a host; keys go to `press`."""
 
     def __init__(
-        self, seat: Player, press: Press, clock: GameClock, stale_s: float, keymap: KeyMap = US
+        self, seat: Player, press: Press, clock: GameClock, stale_s: float, keymap: KeyMap = US,
+        watching: bool = False,
     ) -> None:
         self.me = seat
+        # the halves whose keys this screen labels: our own (a watcher has none)
+        self.keyed = (not watching and seat is Player.LEFT, not watching and seat is Player.RIGHT)
         self.keymap = keymap  # the player's keys: what a decision calls the key pressed
         self.press = press
         self.clock = clock
@@ -116,6 +119,7 @@ class RemoteSeat:
         return base._replace(
             pings=(pings[0], pings[1]),
             messages=(messages[0], messages[1]),
+            keyed=self.keyed,
             away=self.away,
             away_hint=self._away_hint(),
             figures=self.figures if over and not base.figures else base.figures,

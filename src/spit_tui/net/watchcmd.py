@@ -106,7 +106,7 @@ async def watch_room(
     def no_keys(row: object, slot: int) -> None:
         seat.messages.say(Player.LEFT, NO_KEYS)
 
-    seat = RemoteSeat(Player.LEFT, no_keys, RealClock(), client.stale_s)
+    seat = RemoteSeat(Player.LEFT, no_keys, RealClock(), client.stale_s, watching=True)
 
     async def run(app: SpitApp) -> None:
         await feed(client, seat)
