@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from testkit.app import advance, make_app, press, screen_text, settle
+from testkit.app import advance, make_app, press, screen_text, settle, settle_screen
 
 from spit_tui.app import SpitApp
 from spit_tui.app.dialogs import QuitScreen, TooSmallScreen
@@ -131,6 +131,25 @@ async def test_help_pauses_real_time_countdown() -> None:
         await settle(pilot)
         assert not table.counting_down
         assert table.position.phase is Phase.PLAY
+
+
+async def test_keys_in_one_burst_close_and_ask_in_their_order() -> None:
+    """Esc then Ctrl+Q in one read of the terminal (or late, on a loaded
+    machine): the app took its own Ctrl+Q at once and the screen's Esc after
+    it. Over help, the quit question came up and help's Esc then closed the
+    top screen, the question (a tests/net loop met it); on the quit
+    question, Esc (back) then Ctrl+Q (ask again) quit the game."""
+    app = make_app(PLAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await press(pilot, ["escape", "ctrl+q"])
+        await settle_screen(pilot)
+        assert [type(s) for s in app.screen_stack] == [GameScreen, QuitScreen]
+        await press(pilot, ["escape", "ctrl+q"])
+        await settle_screen(pilot)
+        assert app.return_code is None, "it quit"
+        assert [type(s) for s in app.screen_stack] == [GameScreen, QuitScreen]
 
 
 async def test_ctrl_q_and_ctrl_c_ask_before_quitting() -> None:

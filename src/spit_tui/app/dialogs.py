@@ -23,9 +23,14 @@ class QuitScreen(ModalScreen[bool]):
 
     CSS_PATH = LATER_CSS  # read when the first later screen opens
 
+    # Priority, as the app's own keys (Ctrl+Q, F1): the app handles those at
+    # once, while a screen's other keys wait for the screen's turn, so Esc then
+    # Ctrl+Q in one read (or under load) was handled Ctrl+Q first: the quit
+    # question came up over help, then help's Esc closed the top screen, the
+    # question, and help stayed.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss(False)", "back", show=False),
-        Binding("enter", "dismiss(True)", "quit", show=False),
+        Binding("escape", "dismiss(False)", "back", show=False, priority=True),
+        Binding("enter", "dismiss(True)", "quit", show=False, priority=True),
     ]
 
     def __init__(self, kept: str = "", *, in_play: bool = True, waits: bool = True) -> None:

@@ -33,7 +33,8 @@ RecordSaver = Callable[[], str]  # saves the game so far; returns the line to sh
 class HelpScreen(Screen[None]):
     CSS_PATH = LATER_CSS  # read when the first later screen opens
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "back to the game", show=False),
+        # priority: handled in order with the app's own keys (see QuitScreen)
+        Binding("escape", "close", "back to the game", show=False, priority=True),
         Binding("right,pagedown,down", "page(1)", "next page", show=False),
         Binding("left,pageup,up", "page(-1)", "previous page", show=False),
         Binding("enter", "reset", "reset the position", show=False),
