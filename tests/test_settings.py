@@ -279,7 +279,9 @@ _VALUES = st.recursive(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.dictionaries(st.text(max_size=6).filter(lambda k: k not in BY_KEY), _VALUES, max_size=4))
 def test_any_unknown_keys_survive_a_save(unknown: dict[str, Any]) -> None:
