@@ -106,7 +106,7 @@ def report(exc: BaseException, argv: Sequence[str], context: str = "") -> int:
     return 1
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # only __init__: compiled at every start
 class AppErrors:
     """What an app run left behind: its first unhandled exception, and what
     Textual would have printed over the screen (kept for the report)."""

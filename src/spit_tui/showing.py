@@ -38,7 +38,7 @@ __all__ = ["HIGHLIGHT_S", "Showing", "playing"]
 HIGHLIGHT_S = 0.7  # how long the card just played stays highlighted
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)  # only __init__: compiled at every start
 class Showing:
     """What one game has on show beside the position (see the module).
     `Table.new_game` replaces it whole, so nothing of a finished game is left

@@ -192,7 +192,7 @@ def board_options_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # only __init__: compiled at every start
 class Board:
     """One command's start-up: its name (for its lines), its command line (for a
     crash report) and its key and log options."""

@@ -20,7 +20,7 @@ told changes only what later news reaches.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING
 
 from spit_tui.engine import Event
@@ -28,16 +28,38 @@ from spit_tui.engine import Event
 if TYPE_CHECKING:
     from spit_tui.decision import Decision
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True, eq=False)
+
 class Subscription:
     """One party's ears at a table; each part optional. Unsubscribe with the
-    same object (subscriptions compare by identity)."""
+    same object (subscriptions compare by identity). Written out as a frozen
+    dataclass would make it (assigning a field raises FrozenInstanceError),
+    whose generated methods were compiled at every start."""
 
-    on_change: Callable[[], None] | None = None
-    on_event: Callable[[Event], None] | None = None
-    on_decision: Callable[[Decision], None] | None = None
-    on_new_game: Callable[[], None] | None = None
+    __slots__ = ("on_change", "on_decision", "on_event", "on_new_game")
+    on_change: Callable[[], None] | None
+    on_event: Callable[[Event], None] | None
+    on_decision: Callable[[Decision], None] | None
+    on_new_game: Callable[[], None] | None
+
+    def __init__(
+        self,
+        on_change: Callable[[], None] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        on_decision: Callable[[Decision], None] | None = None,
+        on_new_game: Callable[[], None] | None = None,
+    ) -> None:
+        _set(self, "on_change", on_change)
+        _set(self, "on_event", on_event)
+        _set(self, "on_decision", on_decision)
+        _set(self, "on_new_game", on_new_game)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 class Subscribers:

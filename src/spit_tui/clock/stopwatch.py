@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)  # only __init__: compiled at every start
 class Stopwatch:
     """Seconds counted so far (`total`), plus the run since `since` if running."""
 

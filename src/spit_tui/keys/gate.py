@@ -42,7 +42,7 @@ def earliest_reaction(shown_at: float, stale_s: float = STALE_S) -> float:
     return shown_at + stale_s + REACTION_MARGIN_S
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)  # only __init__: compiled at every start
 class KeyGate:
     """The human limits for the keys of one keyboard (or one remote seat).
 

@@ -10,7 +10,7 @@ one in place. `US` is the default (US QWERTY).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
 from spit_tui.engine import SLOTS, Player
@@ -18,20 +18,46 @@ from spit_tui.keys.intent import Intent, Row, intent_at
 from spit_tui.keys.layout import Layout, preset
 from spit_tui.keys.names import key_name
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, eq=False)
+
 class KeyMap:
     """The 40 game keys of one layout, as lookups (built by `KeyMap.of`).
 
     Compared and hashed by identity (the board caches lines per map, on every
-    frame); compare `.layout` to ask whether two maps have the same keys."""
+    frame); compare `.layout` to ask whether two maps have the same keys.
+    Written out as a frozen dataclass would make it (assigning a field raises
+    FrozenInstanceError), whose generated methods were compiled at every start."""
 
+    __slots__ = ("by_base", "key_names", "keys", "layout", "rows", "shifted")
     layout: Layout
-    keys: Mapping[str, Intent]  # unshifted character -> intent
-    shifted: Mapping[str, Intent]  # what the same keys give with Shift (or Caps Lock)
-    by_base: Mapping[str, Intent]  # a US-layout character -> intent: the physical key
-    key_names: Mapping[str, str]  # Textual's key names ("semicolon") -> character
-    rows: Mapping[tuple[Player, Row], str]  # the five keys of one player's row
+    keys: Mapping[str, Intent]
+    shifted: Mapping[str, Intent]
+    by_base: Mapping[str, Intent]
+    key_names: Mapping[str, str]
+    rows: Mapping[tuple[Player, Row], str]
+
+    def __init__(
+        self,
+        layout: Layout,
+        keys: Mapping[str, Intent],  # unshifted character -> intent
+        shifted: Mapping[str, Intent],  # what the same keys give with Shift (or Caps Lock)
+        by_base: Mapping[str, Intent],  # a US-layout character -> intent: the physical key
+        key_names: Mapping[str, str],  # Textual's key names ("semicolon") -> character
+        rows: Mapping[tuple[Player, Row], str],  # the five keys of one player's row
+    ) -> None:
+        _set(self, "layout", layout)
+        _set(self, "keys", keys)
+        _set(self, "shifted", shifted)
+        _set(self, "by_base", by_base)
+        _set(self, "key_names", key_names)
+        _set(self, "rows", rows)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     @classmethod
     def of(cls, layout: Layout) -> KeyMap:
