@@ -44,7 +44,11 @@ from .seatproto import Ended, Event, Offered, Recorded, SeatProtocol, Shown, Wel
 
 JOIN_S = 5.0  # the host must answer a hello this soon
 READ_SIZE = 64 * 1024
-WATCH_S = 0.1  # how often the seat looks at the time (a dripped frame, a silent host)
+# how often the seat looks at the time (a dripped frame, a silent host): under
+# seatproto.STILL_S, so a tick on time counts all of its gap as the host's silence.
+# Every 0.1 s this woke a seated guest's process 10 times a second, a third of its
+# wake-ups and about a fifth of its CPU between keys (benchmarks/ssh_guests.py)
+WATCH_S = 0.2
 MAX_MOVES = 2  # `moved` answers followed in one join (a directory's host, then the room's)
 RETRY_S = 0.1  # a bot whose press changed nothing it can see decides again after this
 

@@ -46,7 +46,7 @@ from .seatview import SEAT_NAMES, scene_from_wire
 
 IDLE_PINGS = 3  # a host that sends nothing for this many of its ping intervals is gone
 IDLE_S = IDLE_PINGS * PING_S
-# Between two ticks (the shell's are 0.1 s apart) at most this much counts as the
+# Between two ticks (the shell's are client.WATCH_S apart) at most this much counts as the
 # host's silence: the rest, the seat's own loop stood still (busy, stopped, or a host
 # in the same process stalled with it), not listening. Never all of the gap: a seat
 # ticking late all the time still notices a silent host, later.
