@@ -245,9 +245,7 @@ class SettingsScreen(ModalScreen[None]):
 
 
 def _with(settings: Settings, **changes: Any) -> Settings:
-    from dataclasses import replace
-
-    return replace(settings, **changes)
+    return settings._replace(**changes)
 
 
 def _decided_by(settings: Settings, key: str) -> str:
@@ -261,13 +259,11 @@ def _decided_by(settings: Settings, key: str) -> str:
 def keep_settings(app: SpitApp, changes: Mapping[str, Any]) -> str | None:
     """Use `changes` now and keep them in config.toml; the one line if the file
     could not be written (shown on the settings screen, or as a notice)."""
-    from dataclasses import replace
-
     from spit_tui.settings import save
 
     settings = app.settings or Settings()
     sources = {**settings.sources, **dict.fromkeys(changes, "config.toml")}
-    app.use_settings(replace(settings, **changes, sources=sources))
+    app.use_settings(settings._replace(**changes, sources=sources))
     problem = save(changes)
     if problem is not None:
         top = app.screen

@@ -9,7 +9,7 @@ setting is one `Setting` line here and one field of `Settings`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from spit_tui import look
@@ -154,10 +154,10 @@ SETTINGS: tuple[Setting, ...] = (
 BY_KEY: Mapping[str, Setting] = {s.key: s for s in SETTINGS}
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """The settings in force (see `resolve`): one value per `Setting`, and where
-    each came from ("--theme", "TEXTUAL_THEME", "config.toml", "default")."""
+    each came from ("--theme", "TEXTUAL_THEME", "config.toml", "default"). Two
+    are equal when their values are: where they came from is left out."""
 
     theme: str = DEFAULT_THEME
     palette: str = DEFAULT_PALETTE
@@ -169,7 +169,20 @@ class Settings:
     variant: str = "standard"
     target: int = 100
     level: str = DEFAULT_LEVEL
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+    sources: Mapping[str, str] = MappingProxyType({})
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Settings:
+            return self[:-1] == other[:-1]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is Settings:
+            return self[:-1] != other[:-1]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self[:-1])
 
     def source(self, key: str) -> str:
         return self.sources.get(key, "default")
