@@ -14,7 +14,8 @@ after a real fault, a handler that returns runs the faulting instruction again,
 forever. The named signals are handled before the first frame; the 31 real-time
 ones (which only an explicit `kill -RTMIN+n` sends) right after it: asyncio
 checks each signal it is given against the whole list of valid signals, about
-70 µs a signal, and the start's first frame should not wait 2 ms for them.
+70 µs a signal, and the start's first frame should not wait 2 ms for them (that
+list is made once for all the signals added together: `end_on_signals`).
 
 SIGINT from outside (`kill -INT`, `timeout -s INT`) quits at once like SIGTERM,
 without the question Ctrl+C asks: Ctrl+C at the keyboard reaches the game as a
@@ -40,7 +41,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 
 from textual.driver import Driver
@@ -80,11 +81,26 @@ def end_on_signals(
     """Call `end(signum)` on the event loop for each ending signal (or each of
     `sigs`, some of them); the signals handled."""
     handled = []
-    for sig in ending_signals() if sigs is None else sigs:
-        with contextlib.suppress(ValueError, NotImplementedError, RuntimeError, OSError):
-            loop.add_signal_handler(sig, end, sig)
-            handled.append(sig)
+    with _valid_signals_once():
+        for sig in ending_signals() if sigs is None else sigs:
+            with contextlib.suppress(ValueError, NotImplementedError, RuntimeError, OSError):
+                loop.add_signal_handler(sig, end, sig)
+                handled.append(sig)
     return handled
+
+
+@contextlib.contextmanager
+def _valid_signals_once() -> Iterator[None]:
+    """asyncio checks each signal it is given against `signal.valid_signals()`,
+    which makes a new set of every valid signal as Signals members at each call
+    (about 70 µs); while the handlers are added, it is the one set made once."""
+    valid = frozenset(signal.valid_signals())
+    made = signal.valid_signals
+    setattr(signal, "valid_signals", lambda: valid)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(signal, "valid_signals", made)  # noqa: B010
 
 
 def stop_ending_on_signals(loop: asyncio.AbstractEventLoop, sigs: Iterable[int]) -> None:
