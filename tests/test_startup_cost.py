@@ -38,6 +38,7 @@ NOT_AT_START = (
     "spit_tui.players.ladder",  # config.toml's level at its default needs no ladder
     "spit_tui.players.level",
     "tomllib",  # config.toml as the game writes it is read without it (settings.plaintoml)
+    "spit_tui.decision_log",  # --decision-log (or SPIT_DECISION_LOG) only
     "sqlite3",
     "json",
     "secrets",

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 PROG = "spit-tui"
 ECHO_LIMIT = 40  # characters of a user's value echoed back in an error line
+DECISION_LOG_ENV = "SPIT_DECISION_LOG"  # decision_log.ENV: here, read at every start
 _LONG_WORD = re.compile(r"\S{" + str(ECHO_LIMIT + 20) + ",}")
 
 

@@ -37,7 +37,7 @@ import os
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
 
-from spit_tui.command import shown
+from spit_tui.command import DECISION_LOG_ENV, shown
 from spit_tui.userfiles import not_regular as _kind
 
 if TYPE_CHECKING:  # (a run that ends at --help reads ENV and check_path: no game code)
@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # (a run that ends at --help reads ENV and check_path: no gam
     from spit_tui.messages import Messages
     from spit_tui.subscription import Subscription
 
-ENV = "SPIT_DECISION_LOG"
+ENV = DECISION_LOG_ENV  # the variable that asks for a log (the start reads it in command.py)
 MODES = ("new", "overwrite", "append")
 PATH_SHOWN = 200  # characters of a path shown in the line at exit
 

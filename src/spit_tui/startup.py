@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from spit_tui import collector, crash
-from spit_tui.command import PROG, fail, shown
+from spit_tui.command import DECISION_LOG_ENV, PROG, fail, shown
 
 if TYPE_CHECKING:
     from spit_tui.decision_log import Logged
@@ -144,15 +144,13 @@ def add_board_options(p: argparse.ArgumentParser, *, log: bool = True) -> None:
     add_look_options(p)
     if not log:
         return
-    from spit_tui.decision_log import ENV
-
     p.add_argument(
         "--decision-log",
         metavar="FILE",
         help=(
             "write every decision (each key press and computer move: applied, illegal, "
             "too late or ignored) to FILE, one JSON line each, as it happens; for tools "
-            f"and benchmarks (also: environment variable {ENV}). FILE must be a new "
+            f"and benchmarks (also: environment variable {DECISION_LOG_ENV}). FILE must be a new "
             "regular file (not a pipe, device or symbolic link)"
         ),
     )
@@ -171,20 +169,20 @@ def log_mode(args: argparse.Namespace) -> str:
 
 def board_options_problem(args: argparse.Namespace) -> str | None:
     """The decision log's path checked before anything is drawn (SPIT_DECISION_LOG
-    counts as --decision-log); None if fine."""
-    from spit_tui.decision_log import ENV, LogRefused, check_path
-
+    counts as --decision-log); None if fine. The log's module loads only for a log."""
     if not hasattr(args, "decision_log"):
         return None
     if args.decision_log is None:
         # an empty variable counts as unset, as shells treat it
-        args.decision_log = os.environ.get(ENV) or None
+        args.decision_log = os.environ.get(DECISION_LOG_ENV) or None
     elif args.decision_log == "":
         return "--decision-log: the file name is empty"
     if args.decision_log is None:
         if args.force or args.append:
             return f"--{'force' if args.force else 'append'} needs --decision-log"
         return None
+    from spit_tui.decision_log import LogRefused, check_path
+
     try:
         check_path(args.decision_log, log_mode(args))
     except LogRefused as e:
@@ -292,7 +290,6 @@ class Board:
         """Run the app with its decision log (if asked) and the crash guard; the
         exit status: the app's, or 1 after a crash reported in one line once the
         terminal is restored; the app's end line, if any, is printed then too."""
-        from spit_tui.decision_log import DecisionLog, LogRefused
         from spit_tui.terminal import forget_exported_size
 
         app.use_keys(self.keymap())  # the app hands them to its table, boards and help
@@ -304,6 +301,8 @@ class Board:
             app.use_settings(self.settings, self.settings_note)
         log = None
         if self.log_path is not None:
+            from spit_tui.decision_log import DecisionLog, LogRefused
+
             try:
                 log = DecisionLog(self.log_path, self.log_mode)
             except LogRefused as e:
