@@ -54,8 +54,9 @@ from .notation import (
 from .options import Options, Variant
 from .position import Position
 
-_TAG = re.compile(r'\[([A-Za-z0-9_]+) "([^"\n]*)"\]')
-_STAMP = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,3}))?([kc])")
+# patterns, compiled (and kept by `re`) when a record is first read, not at every start
+_TAG = r'\[([A-Za-z0-9_]+) "([^"\n]*)"\]'
+_STAMP = r"([0-9]{1,9})(?:\.([0-9]{1,3}))?([kc])"
 OPTION_TAGS = ("Variant", "Target", "ManualFlip", "Seed")
 RESERVED_TAGS = frozenset((*OPTION_TAGS, "Position"))
 
@@ -131,7 +132,7 @@ def format_stamp(s: Stamp) -> str:
 
 
 def parse_stamp(text: str) -> Stamp:
-    m = _STAMP.fullmatch(text)
+    m = re.fullmatch(_STAMP, text)
     if not m:
         raise NotationError(
             f"{'@' + text!r} is not a time and source like @12.345k (key) or @3.2c (computer)"
@@ -264,7 +265,7 @@ def parse_record(text: str) -> Record:
         if not s or s.startswith("#"):
             continue
         if s.startswith("["):
-            m = _TAG.fullmatch(s)
+            m = re.fullmatch(_TAG, s)
             if not m:
                 raise NotationError(f"line {n}: {s[:40]!r} is not a tag like [Seed \"1\"]")
             tags[m[1]] = m[2]
