@@ -33,7 +33,6 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -106,13 +105,14 @@ def report(exc: BaseException, argv: Sequence[str], context: str = "") -> int:
     return 1
 
 
-@dataclass(eq=False, repr=False)  # only __init__: compiled at every start
 class AppErrors:
     """What an app run left behind: its first unhandled exception, and what
-    Textual would have printed over the screen (kept for the report)."""
+    Textual would have printed over the screen (kept for the report). A plain
+    class, not a dataclass, whose generated __init__ was compiled at every start."""
 
-    buffer: io.StringIO
-    error: BaseException | None = None
+    def __init__(self, buffer: io.StringIO, error: BaseException | None = None) -> None:
+        self.buffer = buffer
+        self.error = error
 
     @property
     def printed(self) -> str:

@@ -21,7 +21,6 @@ Nothing here reads a clock: times are handed in.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 
 from spit_tui.engine import PLAYERS, Action, Player, Ready, Slap
 
@@ -42,19 +41,28 @@ def earliest_reaction(shown_at: float, stale_s: float = STALE_S) -> float:
     return shown_at + stale_s + REACTION_MARGIN_S
 
 
-@dataclass(slots=True, eq=False, repr=False)  # only __init__: compiled at every start
 class KeyGate:
     """The human limits for the keys of one keyboard (or one remote seat).
 
     `at_arrival`: the repeat rule is applied where keys arrive (`arrive`),
     before anything holds them; the table then leaves it alone (the host's gate
-    for a remote seat: a hold would squeeze or stretch the gaps)."""
+    for a remote seat: a hold would squeeze or stretch the gaps). A plain class,
+    not a dataclass, whose generated __init__ was compiled at every start."""
 
-    stale_s: float = STALE_S
-    repeat_s: float = REPEAT_S
-    halves: frozenset[Player] = frozenset(PLAYERS)
-    at_arrival: bool = False
-    _arrived: dict[Hashable, float] = field(default_factory=dict)
+    __slots__ = ("_arrived", "at_arrival", "halves", "repeat_s", "stale_s")
+
+    def __init__(
+        self,
+        stale_s: float = STALE_S,
+        repeat_s: float = REPEAT_S,
+        halves: frozenset[Player] = frozenset(PLAYERS),
+        at_arrival: bool = False,
+    ) -> None:
+        self.stale_s = stale_s
+        self.repeat_s = repeat_s
+        self.halves = halves
+        self.at_arrival = at_arrival
+        self._arrived: dict[Hashable, float] = {}
 
     def repeat(self, key: Hashable, now: float) -> bool:
         """Whether `key` came less than `repeat_s` after its last arrival (an
