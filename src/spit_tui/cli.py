@@ -102,8 +102,9 @@ def _first_to(text: str) -> int:
 
 
 def _name(text: str) -> str:
-    from spit_tui.names import name_problem
+    from spit_tui.names import as_name, name_problem
 
+    text = as_name(text)
     problem = name_problem(text)
     if problem is not None:
         raise argparse.ArgumentTypeError(f"{problem}: {shown(text)!r}")

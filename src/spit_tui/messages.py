@@ -87,22 +87,31 @@ class Messages:
         return (left if u_left > now else None, right if u_right > now else None)
 
 
+LOST_CELLS = 35  # a lost race's words beside its player at 80 columns (tests/app/test_words.py)
+
+
 def too_late(last: Event | None, p: Player, names: tuple[str, str], reason: str) -> str:
     """A lost race, in words that say whose card won: "too late: RIGHT played
     9♦ first" ("RIGHT slapped first" for a slap); `reason` (the engine's) if
-    the last event was `p`'s own."""
+    the last event was `p`'s own. With a name too long for the player's
+    message line, "the other" (there are two players)."""
     if last is None or last.action.player is p:
         return reason
     name = names[last.action.player]
     if isinstance(last.action, Slap):
         return slapped_first(name)
     if isinstance(last.action, Play) and last.card is not None:
-        return f"too late: {name} played {last.card.face} first"
-    return f"too late: {name} was first"
+        said = f"too late: {name} played {last.card.face} first"
+        return said if len(said) <= LOST_CELLS else f"too late: {last.card.face} was played first"
+    return _fits(f"too late: {name} was first", "too late: the other was first")
 
 
 def slapped_first(name: str) -> str:
-    return f"too late: {name} slapped first"
+    return _fits(f"too late: {name} slapped first", "too late: the other slapped first")
+
+
+def _fits(said: str, short: str) -> str:
+    return said if len(said) <= LOST_CELLS else short
 
 
 def idle(phase: Phase) -> str:

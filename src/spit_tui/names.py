@@ -7,11 +7,16 @@ user config directory).
     me = "ANN"                        your own name at a door (`join HOST`'s
                                       lobby, a browser page): asked once there
 
-A name is at most MAX_CELLS characters of printable ASCII, without quotes or
-backslashes (it goes into a game record's tags, and a record is plain ASCII).
-The views draw names as plain text, never as markup, so "[b]x" shows as
-typed. LEFT and RIGHT are the names of a seat nobody named; against the
-computer, its level is its name.
+A name is 1 to MAX_CELLS characters, each a letter, digit, punctuation,
+symbol or space that a terminal draws one cell wide ("Zoë", "Łukasz",
+"Ана"): no control or escape characters, no combining marks or zero-width
+characters (an accented letter is one character: NFC), nothing drawn two
+cells wide (so a name's length is its width on every board), and no quotes
+or backslashes (it goes into a game record's tags; a record is plain ASCII,
+so other characters are written there as \\uXXXX: engine.record). The views
+draw names as plain text, never as markup, so "[b]x" shows as typed. LEFT
+and RIGHT are the names of a seat nobody named; against the computer, its
+level is its name.
 
 The file is written whole or not at all (a temporary file renamed over it),
 so a failure never leaves a damaged file; a file that cannot be read or
@@ -30,7 +35,9 @@ from spit_tui.engine import Player
 from spit_tui.paths import config_dir, write_whole
 from spit_tui.userfiles import FileRefused, read_small
 
-MAX_CELLS = 16
+MAX_CELLS = 20
+# letters that draw as blank (Hangul fillers, braille blank): a name of them looks empty
+_BLANKS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 DEFAULT_NAMES = ("LEFT", "RIGHT")
 YOU = "YOU"  # an unnamed person against the computer: on the board, in the history, the stats
 COMPUTER = "COMPUTER"  # the name on the computer's half of the board (its level shows beside it)
@@ -44,17 +51,28 @@ Given = tuple[str | None, str | None]  # a name per seat, None: nobody named it
 
 
 def name_problem(name: str) -> str | None:
-    """Why `name` cannot be a player's name, or None. Names go into game records
-    as tags, and a record is plain ASCII text (engine.record), so a name is too."""
-    if not name.strip():
+    """Why `name` cannot be a player's name, or None (see the module)."""
+    import unicodedata
+
+    if not name.strip() or all(ch in _BLANKS or ch.isspace() for ch in name):
         return "a name needs at least one letter"
     if any(not ch.isprintable() or ch in '"\\' for ch in name):
-        return "a name has no quotes, backslashes or control characters"
-    if not name.isascii():
-        return "a name uses unaccented letters, digits, spaces and punctuation only"
-    if cell_len(name.strip()) > MAX_CELLS:
+        return "a name has no quotes, backslashes, control or invisible characters"
+    if any(unicodedata.category(ch).startswith("M") for ch in name):
+        return "a name has no combining marks: write an accented letter as one character"
+    if any(cell_len(ch) != 1 or ch in _BLANKS for ch in name):
+        return "a name has no characters drawn wider than one cell, or blank"
+    if len(name.strip()) > MAX_CELLS:
         return f"a name has at most {MAX_CELLS} characters"
     return None
+
+
+def as_name(text: str) -> str:
+    """`text` with each accented letter as one character (NFC): a name that
+    comes in decomposed (macOS sends "e" and a combining accent) as typed."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
 
 
 def computer_name(level: str) -> str:

@@ -41,6 +41,9 @@ STORMS = [
     (Options(), ("YOU", "COMPUTER")),
     (Options(variant=Variant.POINTS, target=40), ("COMPUTER", "YOU")),
     (Options(manual_flip=True), ("LEFT", "RIGHT")),
+    # the longest names a name may be (names.MAX_CELLS, 20): every banner still fits
+    (Options(variant=Variant.POINTS, target=40), ("W" * 20, "Ŵ" * 19 + "M")),
+    (Options(), ("Ŵ" * 19 + "M", "W" * 20)),
 ]
 # Texts the storms must meet (as parts of messages), so they cannot quietly miss a kind.
 MUST_MEET = [
@@ -223,3 +226,4 @@ async def test_every_message_fits_one_line_beside_its_player(size: tuple[int, in
                 assert text in line, f"{text!r} does not fit on one line at {size}: {line!r}"
                 assert "…" not in line, f"{text!r} was cut at {size}: {line!r}"
         await pilot.pause()
+

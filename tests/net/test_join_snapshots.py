@@ -126,3 +126,16 @@ def test_join_screen_a_match_won_with_the_seats_own_rating(snap_compare: Snap) -
     match line and the rematch keys still whole at 80x24."""
     lines = "ana 12 cards a minute · ben 0 cards a minute\nrating 1545 (+45)"
     assert snap_compare(match_over_app(lines), terminal_size=(80, 24), run_before=_settle)
+
+
+def test_the_other_halfs_player_fits_its_half_with_the_longest_name() -> None:
+    from rich.cells import cell_len
+
+    from spit_tui.app.board import SIDE_W, computer_seats
+    from spit_tui.names import MAX_CELLS
+    from spit_tui.net.remote import EMPTY
+
+    scene = EMPTY._replace(names=("ana", "Ŵ" * MAX_CELLS), keyed=(True, False))
+    left, right = computer_seats(scene)
+    assert left is None and right is not None and right.endswith(" · their keys"), right
+    assert cell_len(right) <= SIDE_W - 1, right

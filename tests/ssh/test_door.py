@@ -204,7 +204,7 @@ async def test_connections_from_one_address_are_its_sessions_and_a_few_more(
             g.close()
 
 
-@pytest.mark.parametrize("name", ['a"b', "x" * 21, "anaé", "  "])
+@pytest.mark.parametrize("name", ['a"b', "x" * 21, "ana日本", "  "])
 async def test_a_name_that_cannot_be_a_player_name(tmp_path: Path, name: str) -> None:
     async with served(tmp_path) as s:
         g = await connect(s, name)
@@ -592,3 +592,25 @@ async def test_the_server_stopping_ends_a_guests_game_with_one_line_and_status_0
         out = bytes(screen.out)
         assert out.endswith(b"spit-tui: the server is stopping\r\n"), out[-200:]
         assert screen.status == 0 and out.rindex(ALT_OFF) > out.rindex(ALT_ON)
+
+
+async def test_a_guest_named_in_any_alphabet_up_to_20_characters_plays(tmp_path: Path) -> None:
+    """The SSH user name is the player's name: letters of any alphabet, up to
+    20 characters (it was 16, unaccented): the lobby greets them by it, and
+    both boards of a quick match show it whole."""
+    name = "Zoë Ана-Łukasz ★ Ünï"  # 20 characters, each one cell wide
+    async with served(tmp_path) as s:
+        g = await connect(s, name)
+        screen = await g.open()
+        await screen.wait_for(f"as {name}".encode())
+        g.send(b"q")
+        await screen.wait_for(b"Waiting for RIGHT to join")
+        b = await connect(s, "ben")
+        other = await b.open()
+        await other.wait_for(b"Quick match")
+        b.send(b"q")
+        for seen in (screen, other):
+            await seen.wait_for(b"both press any key")
+            await seen.wait_for(name.encode())  # on the board of each
+        g.close()
+        b.close()

@@ -99,13 +99,40 @@ def summary_lines(end: RoundEnd, scene: Scene) -> list[Text]:
     return [first, second, played_line(scene)]
 
 
+def cut_name(name: str, cells: int) -> str:
+    """A name in at most `cells` cells: cut, with "…", if longer (a name is
+    one cell a character: names.name_problem)."""
+    return name if len(name) <= cells else name[: cells - 1] + "…"
+
+
 def banner(
     scene: Scene, names_key: str = "", over_keys: str = OVER_KEYS, viewer: bool = False
 ) -> tuple[str, list[Text]]:
     """The banner's CSS class and lines for the scene; `names_key` (the key that
     changes the names) is offered on the opening one, `over_keys` on game over.
     `viewer`: someone with no game keys (a watcher, a replay) is told what the
-    players do, never to press keys of a half."""
+    players do, never to press keys of a half. A line that names both players
+    and is too long with their whole names (up to 20 characters each) has
+    them cut, so it never wraps over the board."""
+    kind, lines = _banner(scene, names_key, over_keys, viewer)
+    for cells in (12, 8, 5):
+        if all(line.cell_len <= LINE_W for line in lines):
+            break
+        names = (cut_name(scene.names[0], cells), cut_name(scene.names[1], cells))
+        if names == scene.names:
+            break
+        _, short = _banner(scene._replace(names=names), names_key, over_keys, viewer)
+        if len(short) == len(lines):
+            lines = [
+                s if line.cell_len > LINE_W else line
+                for line, s in zip(lines, short, strict=True)
+            ]
+    return kind, lines
+
+
+def _banner(
+    scene: Scene, names_key: str = "", over_keys: str = OVER_KEYS, viewer: bool = False
+) -> tuple[str, list[Text]]:
     if scene.held and scene.phase is not Phase.OVER:
         return "waiting", [Text("Back where you stopped", BIG), Text(HELD_KEYS, WAIT)]
     away = scene.away

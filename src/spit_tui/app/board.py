@@ -238,7 +238,8 @@ def computer_seats(scene: Scene) -> tuple[str | None, str | None]:
         level = scene.computer[p]
         name = player_name(p, scene)
         if level is None:
-            out.append(None if scene.keyed[p] else f"{name} · their keys")
+            short = name if len(name) <= 16 else name[:15] + "…"  # the words fit a half
+            out.append(None if scene.keyed[p] else f"{short} · their keys")
         else:
             out.append(f"{name} · {level}" if level else name)
     return out[0], out[1]

@@ -21,7 +21,14 @@ from textual.widgets import Input, Label, Static
 from spit_tui.app.screens import LATER_CSS
 from spit_tui.app.views import PLAYER_STYLES
 from spit_tui.engine import PLAYERS, Player
-from spit_tui.names import DEFAULT_NAMES, MAX_CELLS, Given, name_problem, same_names_problem
+from spit_tui.names import (
+    DEFAULT_NAMES,
+    MAX_CELLS,
+    Given,
+    as_name,
+    name_problem,
+    same_names_problem,
+)
 
 
 class NamesScreen(ModalScreen[Given | None]):
@@ -61,7 +68,7 @@ class NamesScreen(ModalScreen[Given | None]):
         """The names in the boxes, or why they cannot be kept."""
         out: list[str | None] = list(self.given)
         for p in self.seats:
-            text = self.query_one(f"#name-{p.letter}", Input).value.strip()
+            text = as_name(self.query_one(f"#name-{p.letter}", Input).value.strip())
             if text:
                 problem = name_problem(text)
                 if problem is not None:
@@ -107,7 +114,7 @@ class YourNameScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value.strip()
+        text = as_name(event.value.strip())
         problem = name_problem(text)
         if problem is not None:
             self.query_one("#names-problem", Static).update(Text(problem, "bold red"))

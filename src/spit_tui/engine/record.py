@@ -9,6 +9,10 @@ stamped with when it was made and by whom.
     [Position "..."]
     R1a@1.204k R2>1@2.011k L!@3.5c
 
+- A tag's text is ASCII: any other character (a player's name may have
+  them: "Zoë") is written `\\u00eb` (`\\U0001xxxx` beyond four digits) and
+  read back as the character; an escape of a character that is not
+  printable is an error.
 - The four option tags come first, always; other tags (player names, date,
   result: whatever the writer wants kept) follow in the order given; the
   optional `[Position "..."]` (the start, when not a fresh deal) is last.
@@ -56,6 +60,7 @@ from .position import Position
 
 # patterns, compiled (and kept by `re`) when a record is first read, not at every start
 _TAG = r'\[([A-Za-z0-9_]+) "([^"\n]*)"\]'
+_ESCAPE = r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})"
 _STAMP = r"([0-9]{1,9})(?:\.([0-9]{1,3}))?([kc])"
 OPTION_TAGS = ("Variant", "Target", "ManualFlip", "Seed")
 RESERVED_TAGS = frozenset((*OPTION_TAGS, "Position"))
@@ -234,7 +239,7 @@ def format_record(rec: Record) -> str:
         f'[ManualFlip "{"yes" if o.manual_flip else "no"}"]',
         f'[Seed "{"" if rec.seed is None else rec.seed}"]',
     ]
-    lines += [f'[{k} "{v}"]' for k, v in rec.tags.items()]
+    lines += [f'[{k} "{tag_text(v)}"]' for k, v in rec.tags.items()]
     if rec.start is not None:
         lines.append(f'[Position "{format_position(rec.start)}"]')
     moves = [
@@ -245,6 +250,28 @@ def format_record(rec: Record) -> str:
     for i in range(0, len(moves), per_line):
         lines.append(" ".join(moves[i : i + per_line]))
     return "\n".join(lines) + "\n"
+
+
+def tag_text(value: str) -> str:
+    """A tag's text as the record writes it: ASCII, each other character escaped."""
+    if value.isascii():
+        return value
+    return "".join(
+        ch if ch.isascii() else f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+        for ch in value
+    )
+
+
+def _unescaped(value: str, n: int) -> str:
+    """A tag's text as written, each escape read back as its character."""
+
+    def char(m: re.Match[str]) -> str:
+        ch = chr(int(m[1] or m[2], 16)) if int(m[1] or m[2], 16) <= 0x10FFFF else "\0"
+        if not ch.isprintable():
+            raise NotationError(f"line {n}: {m[0]} is not a printable character")
+        return ch
+
+    return re.sub(_ESCAPE, char, value) if "\\" in value else value
 
 
 def _token(tok: str) -> tuple[Action, Stamp | None]:
@@ -268,7 +295,7 @@ def parse_record(text: str) -> Record:
             m = re.fullmatch(_TAG, s)
             if not m:
                 raise NotationError(f"line {n}: {s[:40]!r} is not a tag like [Seed \"1\"]")
-            tags[m[1]] = m[2]
+            tags[m[1]] = _unescaped(m[2], n)
             continue
         for tok in s.split():
             try:

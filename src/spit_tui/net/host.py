@@ -70,7 +70,9 @@ def taken_over_words(name: str) -> str:
     """Beside the player still there once the computer plays `name`'s seat
     (the board shows its level there): fits their message line with the
     longest name."""
-    return f"{name}: the computer plays"
+    from .room import fitted
+
+    return fitted(f"{name}: the computer plays", f"{name}: computer plays")
 
 
 class Host:

@@ -32,7 +32,7 @@ from spit_tui.command import (
     shown,
 )
 from spit_tui.engine import Options, Player
-from spit_tui.names import name_problem
+from spit_tui.names import as_name, name_problem
 from spit_tui.startup import BOARD_OPTIONS, Board, add_board_options, board_options_problem
 
 from .directory import TTL_S, parse_url, safe_url
@@ -203,6 +203,7 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, int, float]:
             raise UsageError(f"--{'force' if args.force else 'append'} needs --decision-log")
         return args, port, wait_s
     if args.name is not None:
+        args.name = as_name(args.name)
         problem = name_problem(args.name)
         if problem is not None:
             raise UsageError(f"--name: {problem}: {shown(args.name)}")

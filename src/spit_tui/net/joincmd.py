@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from spit_tui.command import PROG, Parser, UsageError, command, shown
 from spit_tui.engine import Options
-from spit_tui.names import name_problem
+from spit_tui.names import as_name, name_problem
 from spit_tui.startup import Board, add_board_options, board_options_problem
 
 from .client import JOIN_S, Client, JoinRefused
@@ -125,6 +125,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         return args
     args.name = args.name if args.name is not None else os.environ.get(NAME_ENV) or None
     if args.name is not None:
+        args.name = as_name(args.name)
         problem = name_problem(args.name)
         if problem is not None:
             raise UsageError(f"--name: {problem}: {shown(args.name)}")
@@ -142,8 +143,10 @@ TITLE_ENV = "SPIT_LOBBY_TITLE"  # the lobby's heading, from the door that starte
 def lobby_title(host: str, port: int) -> str:
     """The lobby's heading: the one the door gave (the SSH door names itself,
     not the game host behind it), else the host joined."""
-    given = os.environ.get(TITLE_ENV, "")
-    if 0 < len(given) <= 60 and given.isascii() and given.isprintable():
+    from rich.cells import cell_len
+
+    given = os.environ.get(TITLE_ENV, "")  # (it names the guest: any alphabet)
+    if 0 < len(given) == cell_len(given) <= 60 and given.isprintable():
         return given
     return f"spit-tui on {host}:{port}"
 

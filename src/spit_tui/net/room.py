@@ -148,18 +148,29 @@ class Seat:
     identity: str | None = None  # the SSH key its player came in with (a door's pass)
 
 
+SAID_CELLS = 36  # a player's message line at 80 columns, less its mark (tests/app/test_words.py)
+
+
+def fitted(*words: str) -> str:
+    """The first of `words` that fits a player's message line: the whole
+    words with a short name, fewer with a long one (the last fits with the
+    longest name: a name is one cell a character, names.name_problem)."""
+    return next((w for w in words if len(w) <= SAID_CELLS), words[-1])
+
+
 def rematch_words(asker: str, other: str) -> tuple[str, str]:
     """What each seat is told when `asker` asks for a rematch and `other` has
     not yet: (beside the asker, beside the other). Each fits a player's message
     line with the longest name (the game-over banner says Enter asks for one)."""
-    return f"rematch: waiting for {other}", f"{asker} wants a rematch"
+    waiting = fitted(f"rematch: waiting for {other}", f"waiting for {other}")
+    return waiting, f"{asker} wants a rematch"
 
 
 def late_words(name: str, late_ms: int) -> str:
     """What both seats are told once a connection when `name`'s seat answers
     pings `late_ms` later than its line carries them (a modified client, or a
     slow one): fits a player's message line with the longest name."""
-    return f"{name}: pings {late_ms} ms late"
+    return fitted(f"{name}: pings {late_ms} ms late", f"{name}: {late_ms} ms late")
 
 
 @dataclass

@@ -38,6 +38,7 @@ from asyncssh.constants import MSG_IGNORE
 
 from spit_tui.command import PROG, UsageError
 from spit_tui.engine import Options
+from spit_tui.names import as_name
 from spit_tui.net.client import JOIN_S, Client, JoinRefused
 from spit_tui.net.joincmd import (
     DOOR_DB_ENV,
@@ -394,8 +395,8 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
 
     @property
     def name(self) -> str:
-        conn = self.server.conn
-        return str(conn.get_extra_info("username")) if conn is not None else ""
+        conn = self.server.conn  # (an accented letter sent in two parts: as one)
+        return as_name(str(conn.get_extra_info("username"))) if conn is not None else ""
 
     @property
     def identity(self) -> str | None:

@@ -47,8 +47,9 @@ PAGE = web.RequestKey("page", int)  # the page's number while it is open
 
 def checked_name(name: str) -> str:
     """A player's name from a page's address; UsageError saying why not."""
-    from spit_tui.names import name_problem
+    from spit_tui.names import as_name, name_problem
 
+    name = as_name(name)
     problem = name_problem(name)
     if problem is not None:
         raise UsageError(f"the name {shown(name)!r}: {problem}")
