@@ -139,3 +139,17 @@ def test_the_other_halfs_player_fits_its_half_with_the_longest_name() -> None:
     left, right = computer_seats(scene)
     assert left is None and right is not None and right.endswith(" · their keys"), right
     assert cell_len(right) <= SIDE_W - 1, right
+
+
+def test_a_room_not_yet_begun_is_never_said_to_be_paused() -> None:
+    """A watcher of a new room (or a seat with no line to send) while the
+    other seat has not come yet: the game has not begun, so nothing is
+    "paused" and nothing "goes on where it stopped"; once both have been
+    there and one is gone, it is."""
+    from spit_tui.net.remote import EMPTY
+
+    seat = RemoteSeat(Player.LEFT, lambda row, slot: None, VirtualClock(), 0.2, watching=True)
+    seat.latest = EMPTY._replace(waiting="RIGHT")
+    scene = seat.scene()
+    assert scene.away == "Waiting for RIGHT to join"
+    assert scene.away_hint == "The game begins when they come."

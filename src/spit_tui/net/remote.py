@@ -99,7 +99,9 @@ class RemoteSeat:
                 f"Enter: the computer plays {name}'s seat (level {level}, {pace})\n"
                 "Ctrl+Q: stop the game"
             )
-        if s is not None and s.waiting is not None and not self._met and self.invite:
+        if s is not None and s.waiting is not None and not self._met:
+            if not self.invite:  # (a watcher, a quick match): nothing began to pause
+                return "The game begins when they come."
             lines = self.invite.split("\n")
             if len(lines) == 1:
                 return f"For the other player: {lines[0]}"
