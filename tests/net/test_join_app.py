@@ -205,7 +205,8 @@ async def test_the_host_plays_a_seat_in_process_and_shows_the_join_line() -> Non
             await pilot.pause(0.05)
             text = banner_text(app)
             assert "RIGHT did not come back" in text
-            assert "Enter: the computer plays RIGHT's seat (level 5, a new player's pace" in text
+            assert "Enter: the computer plays RIGHT's seat (level 5)" in text
+            assert "at a new player's pace: nothing stored" in text
             await pilot.press("enter")  # chosen: the computer finishes RIGHT's game
             await until(lambda: Player.RIGHT in room.computers, "the computer took the seat")
             await until(lambda: table.away is None, "the game goes on")

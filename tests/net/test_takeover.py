@@ -294,3 +294,24 @@ async def test_an_older_client_and_an_older_host_are_told_what_to_update() -> No
         )
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("source", ["stored", "this game", "none"])
+def test_the_offer_fits_the_banner_with_the_longest_name(source: str) -> None:
+    """The offer's lines each fit a banner at 80 columns (76 cells) beside a
+    20-character name at the ladder's top: the pace has a line of its own (said
+    after the level, it wrapped even for "ben")."""
+    from rich.text import Text
+
+    from spit_tui.clock import VirtualClock
+    from spit_tui.net.remote import RemoteSeat
+
+    name = "Zoë Ана-Łukasz ★ Ünï"
+    assert len(name) == 20
+    seat = RemoteSeat(Player.LEFT, lambda row, slot: None, VirtualClock(), 0.2)
+    seat.offered = (name, 14, Pace(14, source).words(name))
+    lines = seat.scene().away_hint.split("\n")
+    assert lines[0] == f"Enter: the computer plays {name}'s seat (level 14)"
+    assert lines[-1] == "Ctrl+Q: stop the game"
+    for line in lines:
+        assert Text(line).cell_len <= 76, line

@@ -216,8 +216,8 @@ def test_a_guest_whose_ssh_is_killed_mid_game(
     guests.wait("ana", "Waiting for ben")
     guests.shot("ben's ssh killed", "ana", "ben")
     guests.wait("ana", ("ben did not come back",
-                        "Enter: the computer plays ben's seat (level 5, a new player's pace",
-                        "Ctrl+Q: stop the game"))
+                        "Enter: the computer plays ben's seat (level 5)",
+                        "at a new player's pace: nothing stored", "Ctrl+Q: stop the game"))
     guests.shot("the choice", "ana")
     if choice == "computer":
         guests.key("ana", "Enter")

@@ -96,8 +96,9 @@ class RemoteSeat:
         if self.offered is not None:
             name, level, pace = self.offered
             return (
-                f"Enter: the computer plays {name}'s seat (level {level}, {pace})\n"
-                "Ctrl+Q: stop the game"
+                # the pace on a line of its own: a banner's line fits any name
+                f"Enter: the computer plays {name}'s seat (level {level})\n"
+                f"at {pace}\nCtrl+Q: stop the game"
             )
         if s is not None and s.waiting is not None and not self._met:
             if not self.invite:  # (a watcher, a quick match): nothing began to pause
