@@ -57,11 +57,19 @@ def pane(tmp_path: Path) -> Iterator[Pane]:
 
 
 def test_split_mouse_report_and_ctrl_up_play_nothing(pane: Pane) -> None:
-    """Item 8: ESC [ < 0 ; 10 ; 5 then M 0.3 s later (it applied R5b), and
+    """Item 8: ESC [ < 0 ; 10 ; 5 then M 0.2 s later (it applied R5b), and
     ESC [ 1 ; 5 then A (it slapped): now no decision at all; a key after still plays."""
+    from spit_tui.keys.guard import ESCAPE_S, FRAGMENT_S
+
+    # The rest comes after Textual's ESCDELAY (0.1 s), well within the guard's
+    # FRAGMENT_S (0.5 s) as the game reads it: that gap is this sleep plus the
+    # start of the second tmux client, which on a busy machine took over 0.2 s
+    # (a 0.3 s sleep let "[1;5A" come 0.5 s after its ESC at load ~6: four keys).
+    gap = ESCAPE_S + 0.1
+    assert gap + 0.3 <= FRAGMENT_S
     for first, rest in (("\x1b[<0;10;5", "M"), ("\x1b[1;5", "A"), ("\x1b", "[1;5A")):
         pane.send(first)
-        time.sleep(0.3)
+        time.sleep(gap)
         pane.send(rest)
         time.sleep(0.3)
     time.sleep(0.3)
