@@ -102,12 +102,18 @@ def keyable(table: Table, action: Action) -> bool:
     return True
 
 
-def wait_for_text(screen: Callable[[], str], text: str, timeout: float) -> str:
-    """Poll a real terminal's screen until `text` shows; the screen, or an error saying so."""
+def wait_for_text(
+    screen: Callable[[], str], text: str | tuple[str, ...] | Callable[[str], bool], timeout: float
+) -> str:
+    """Poll a real terminal's screen until `text` shows (a tuple: all of it on one
+    capture; a test: it holds); the screen, or an error saying so."""
+    from testkit.tmux import shows
+
+    ok = shows(text)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         shown = screen()
-        if text in shown:
+        if ok(shown):
             return shown
         time.sleep(0.05)
     raise AssertionError(f"{text!r} never appeared:\n{screen()}")
