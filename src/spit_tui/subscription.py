@@ -20,22 +20,21 @@ told changes only what later news reaches.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING
 
 from spit_tui.engine import Event
+from spit_tui.engine.frozen import Frozen
+from spit_tui.engine.frozen import set_field as _set
 
 if TYPE_CHECKING:
     from spit_tui.decision import Decision
 
-_set = object.__setattr__
 
-
-class Subscription:
+class Subscription(Frozen):
     """One party's ears at a table; each part optional. Unsubscribe with the
-    same object (subscriptions compare by identity). Written out as a frozen
-    dataclass would make it (assigning a field raises FrozenInstanceError),
-    whose generated methods were compiled at every start."""
+    same object (subscriptions compare by identity). Frozen as a frozen
+    dataclass would make it (engine.frozen), without its methods compiled at
+    every start."""
 
     __slots__ = ("on_change", "on_decision", "on_event", "on_new_game")
     on_change: Callable[[], None] | None
@@ -54,12 +53,6 @@ class Subscription:
         _set(self, "on_event", on_event)
         _set(self, "on_decision", on_decision)
         _set(self, "on_new_game", on_new_game)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 class Subscribers:

@@ -3,35 +3,24 @@
 Piles are numbered 0 ("a", the left pile, or the only pile) and 1 ("b", the
 right pile); slots 0-4 are shown to players as 1-5.
 
-Frozen records, not NamedTuples: equality must include the kind of action (a
-NamedTuple Play(L, 1, 0) would equal Fill(L, 1, 0)). Written out as
-`@dataclass(frozen=True, slots=True)` would make them (the same __init__, ==,
-hash, repr and match arguments; assigning a field raises FrozenInstanceError):
-a dataclass's methods are generated and compiled at every start, about 0.3 ms
-a class. Not ordered: nothing sorts actions.
+Frozen records (engine.frozen.Record), not NamedTuples: equality must include
+the kind of action (a NamedTuple Play(L, 1, 0) would equal Fill(L, 1, 0)).
+They behave as `@dataclass(frozen=True, slots=True)` would make them (the same
+__init__, ==, hash, repr and match arguments; assigning a field raises
+FrozenInstanceError), whose methods a start would generate and compile. Not
+ordered: nothing sorts actions.
 """
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
 from typing import Never, NoReturn
 
+from .frozen import Record
+from .frozen import set_field as _set
 from .position import Player
 
-_set = object.__setattr__
 
-
-class _Frozen:
-    __slots__ = ()
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-class Play(_Frozen):
+class Play(Record):
     """R7: move the face-up top of `slot` onto spit pile `pile`."""
 
     __slots__ = ("pile", "player", "slot")
@@ -45,19 +34,8 @@ class Play(_Frozen):
         _set(self, "slot", slot)
         _set(self, "pile", pile)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Play:
-            return (self.player, self.slot, self.pile) == (other.player, other.slot, other.pile)
-        return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash((self.player, self.slot, self.pile))
-
-    def __repr__(self) -> str:
-        return f"Play(player={self.player!r}, slot={self.slot!r}, pile={self.pile!r})"
-
-
-class Fill(_Frozen):
+class Fill(Record):
     """R9: move the face-up top of `src` into the empty slot `dst`."""
 
     __slots__ = ("dst", "player", "src")
@@ -71,19 +49,8 @@ class Fill(_Frozen):
         _set(self, "src", src)
         _set(self, "dst", dst)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Fill:
-            return (self.player, self.src, self.dst) == (other.player, other.src, other.dst)
-        return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash((self.player, self.src, self.dst))
-
-    def __repr__(self) -> str:
-        return f"Fill(player={self.player!r}, src={self.src!r}, dst={self.dst!r})"
-
-
-class Flip(_Frozen):
+class Flip(Record):
     """D3 with manual_flip: turn up the face-down top of `slot`."""
 
     __slots__ = ("player", "slot")
@@ -95,19 +62,8 @@ class Flip(_Frozen):
         _set(self, "player", player)
         _set(self, "slot", slot)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Flip:
-            return (self.player, self.slot) == (other.player, other.slot)
-        return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash((self.player, self.slot))
-
-    def __repr__(self) -> str:
-        return f"Flip(player={self.player!r}, slot={self.slot!r})"
-
-
-class Ready(_Frozen):
+class Ready(Record):
     """D12: the player says "spit"."""
 
     __slots__ = ("player",)
@@ -117,19 +73,8 @@ class Ready(_Frozen):
     def __init__(self, player: Player) -> None:
         _set(self, "player", player)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Ready:
-            return (self.player,) == (other.player,)
-        return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash((self.player,))
-
-    def __repr__(self) -> str:
-        return f"Ready(player={self.player!r})"
-
-
-class Slap(_Frozen):
+class Slap(Record):
     """R15/D8: slap spit pile `pile` at the end of a two-pile round."""
 
     __slots__ = ("pile", "player")
@@ -140,17 +85,6 @@ class Slap(_Frozen):
     def __init__(self, player: Player, pile: int) -> None:
         _set(self, "player", player)
         _set(self, "pile", pile)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Slap:
-            return (self.player, self.pile) == (other.player, other.pile)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.player, self.pile))
-
-    def __repr__(self) -> str:
-        return f"Slap(player={self.player!r}, pile={self.pile!r})"
 
 
 Action = Play | Fill | Flip | Ready | Slap

@@ -10,24 +10,23 @@ one in place. `US` is the default (US QWERTY).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
 from spit_tui.engine import SLOTS, Player
+from spit_tui.engine.frozen import Frozen
+from spit_tui.engine.frozen import set_field as _set
 from spit_tui.keys.intent import Intent, Row, intent_at
 from spit_tui.keys.layout import Layout, preset
 from spit_tui.keys.names import key_name
 
-_set = object.__setattr__
 
-
-class KeyMap:
+class KeyMap(Frozen):
     """The 40 game keys of one layout, as lookups (built by `KeyMap.of`).
 
     Compared and hashed by identity (the board caches lines per map, on every
     frame); compare `.layout` to ask whether two maps have the same keys.
-    Written out as a frozen dataclass would make it (assigning a field raises
-    FrozenInstanceError), whose generated methods were compiled at every start."""
+    Frozen as a frozen dataclass would make it (engine.frozen: assigning a
+    field raises FrozenInstanceError), without its methods compiled at every start."""
 
     __slots__ = ("by_base", "key_names", "keys", "layout", "rows", "shifted")
     layout: Layout
@@ -52,12 +51,6 @@ class KeyMap:
         _set(self, "by_base", by_base)
         _set(self, "key_names", key_names)
         _set(self, "rows", rows)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     @classmethod
     def of(cls, layout: Layout) -> KeyMap:
