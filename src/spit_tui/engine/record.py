@@ -266,7 +266,8 @@ def _unescaped(value: str, n: int) -> str:
     """A tag's text as written, each escape read back as its character."""
 
     def char(m: re.Match[str]) -> str:
-        ch = chr(int(m[1] or m[2], 16)) if int(m[1] or m[2], 16) <= 0x10FFFF else "\0"
+        code = int(m[1] or m[2], 16)
+        ch = chr(code) if code <= 0x10FFFF else "\0"
         if not ch.isprintable():
             raise NotationError(f"line {n}: {m[0]} is not a printable character")
         return ch
